@@ -1,0 +1,1 @@
+// StrokeModelFile: see Package.swift for this module's place in the pipeline.

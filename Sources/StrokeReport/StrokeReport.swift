@@ -1,0 +1,1 @@
+// StrokeReport: see Package.swift for this module's place in the pipeline.

@@ -1,0 +1,1 @@
+// StrokeTraining: see Package.swift for this module's place in the pipeline.

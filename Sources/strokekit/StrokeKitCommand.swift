@@ -1,0 +1,8 @@
+import ArgumentParser
+
+@main
+struct StrokeKitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "strokekit",
+        abstract: "Train, evaluate and run small CNNs for hand-drawn stroke shapes.")
+}
