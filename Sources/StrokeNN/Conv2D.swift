@@ -1,0 +1,109 @@
+import StrokeTensor
+
+/// 2-D convolution, stride 1, 'same' zero padding, via im2col and one sgemm per pass.
+/// input (C, N, H, W) -> output (OC, N, H, W); weight (OC, C, KH, KW) as PyTorch stores it,
+/// which is the (OC, C·KH·KW) matrix the GEMM needs; bias (OC).
+///
+/// Most of the training time is spent in the three GEMMs here (forward, weight gradient,
+/// column gradient) and in im2col/col2im.
+public final class Conv2D: Layer {
+    public let inputChannels: Int
+    public let outputChannels: Int
+    public let kernelSize: Int
+    public let weight: Parameter
+    public let bias: Parameter
+    /// im2col of the last input, kept for the weight gradient.
+    private var columns: [Float] = []
+    /// Gradient with respect to `columns`, folded back by col2im.
+    private var columnGradient: [Float] = []
+
+    public init(name: String, inputChannels: Int, outputChannels: Int, kernelSize: Int = 3) {
+        self.inputChannels = inputChannels
+        self.outputChannels = outputChannels
+        self.kernelSize = kernelSize
+        weight = Parameter(
+            name: "\(name).weight",
+            value: Tensor(shape: [outputChannels, inputChannels, kernelSize, kernelSize]))
+        bias = Parameter(name: "\(name).bias", value: Tensor(shape: [outputChannels]))
+    }
+
+    public var summary: String { "conv\(kernelSize)x\(kernelSize) \(inputChannels)->\(outputChannels)" }
+    public var parameters: [Parameter] { [weight, bias] }
+
+    public func outputShape(for inputShape: [Int]) -> [Int] {
+        precondition(inputShape.count == 4 && inputShape[0] == inputChannels,
+                     "\(summary) expects (C=\(inputChannels), N, H, W), got \(inputShape)")
+        return [outputChannels, inputShape[1], inputShape[2], inputShape[3]]
+    }
+
+    private func geometry(_ shape: [Int]) -> ConvolutionGeometry {
+        ConvolutionGeometry(channels: shape[0], batch: shape[1], height: shape[2], width: shape[3],
+                            kernelHeight: kernelSize, kernelWidth: kernelSize)
+    }
+
+    public func forward(_ input: Tensor, into output: inout Tensor, training: Bool) {
+        let g = geometry(input.shape)
+        let columnCount = g.columnCount, rows = g.columnRows
+        if columns.count != rows * columnCount {
+            columns = [Float](repeating: 0, count: rows * columnCount)
+        }
+        input.values.withUnsafeBufferPointer { source in
+            columns.withUnsafeMutableBufferPointer { im2col(source.baseAddress!, into: $0.baseAddress!, geometry: g) }
+        }
+        output.values.withUnsafeMutableBufferPointer { out in
+            // Start from the bias, then add weight × columns (beta = 1).
+            bias.value.values.withUnsafeBufferPointer { b in
+                for o in 0..<outputChannels {
+                    (out.baseAddress! + o * columnCount).update(repeating: b[o], count: columnCount)
+                }
+            }
+            weight.value.values.withUnsafeBufferPointer { w in
+                columns.withUnsafeBufferPointer { cols in
+                    BLAS.gemm(m: outputChannels, n: columnCount, k: rows,
+                              a: w.baseAddress!, lda: rows, b: cols.baseAddress!, ldb: columnCount,
+                              beta: 1, c: out.baseAddress!, ldc: columnCount)
+                }
+            }
+        }
+    }
+
+    public func backward(input: Tensor, output: Tensor, outputGradient: Tensor, inputGradient: inout Tensor?) {
+        let g = geometry(input.shape)
+        let columnCount = g.columnCount, rows = g.columnRows
+        outputGradient.values.withUnsafeBufferPointer { dOut in
+            // in the forward pass this was: out = W · cols + b
+            // dW (OC, rows) = dOut (OC, NHW) · colsᵀ
+            columns.withUnsafeBufferPointer { cols in
+                weight.gradient.values.withUnsafeMutableBufferPointer { dW in
+                    BLAS.gemm(transposeB: true, m: outputChannels, n: rows, k: columnCount,
+                              a: dOut.baseAddress!, lda: columnCount, b: cols.baseAddress!, ldb: columnCount,
+                              c: dW.baseAddress!, ldc: rows)
+                }
+            }
+            // db = row sums of dOut
+            bias.gradient.values.withUnsafeMutableBufferPointer { dB in
+                for o in 0..<outputChannels {
+                    var sum: Float = 0
+                    let row = dOut.baseAddress! + o * columnCount
+                    for j in 0..<columnCount { sum += row[j] }
+                    dB[o] = sum
+                }
+            }
+            guard inputGradient != nil else { return }
+            // dCols (rows, NHW) = Wᵀ · dOut, then folded back onto the input by col2im.
+            if columnGradient.count != rows * columnCount {
+                columnGradient = [Float](repeating: 0, count: rows * columnCount)
+            }
+            columnGradient.withUnsafeMutableBufferPointer { dCols in
+                weight.value.values.withUnsafeBufferPointer { w in
+                    BLAS.gemm(transposeA: true, m: rows, n: columnCount, k: outputChannels,
+                              a: w.baseAddress!, lda: rows, b: dOut.baseAddress!, ldb: columnCount,
+                              c: dCols.baseAddress!, ldc: columnCount)
+                }
+                inputGradient!.values.withUnsafeMutableBufferPointer { dIn in
+                    col2im(dCols.baseAddress!, into: dIn.baseAddress!, geometry: g)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import StrokeTensor
+
+/// 2x2 max pooling, stride 2, on (C, N, H, W); odd trailing rows/columns are dropped
+/// (floor), as in PyTorch's default. Output (C, N, H/2, W/2).
+public final class MaxPool2D: Layer {
+    /// For each output element, the index into the input plane of the maximum, kept for backward.
+    private var argmax: [Int32] = []
+
+    public init() {}
+
+    public var summary: String { "maxpool2x2" }
+
+    public func outputShape(for inputShape: [Int]) -> [Int] {
+        precondition(inputShape.count == 4, "maxpool expects (C, N, H, W), got \(inputShape)")
+        return [inputShape[0], inputShape[1], inputShape[2] / 2, inputShape[3] / 2]
+    }
+
+    public func forward(_ input: Tensor, into output: inout Tensor, training: Bool) {
+        let planes = input.shape[0] * input.shape[1]
+        let height = input.shape[2], width = input.shape[3]
+        let outHeight = height / 2, outWidth = width / 2
+        if argmax.count != output.count { argmax = [Int32](repeating: 0, count: output.count) }
+        input.values.withUnsafeBufferPointer { x in
+            output.values.withUnsafeMutableBufferPointer { y in
+                argmax.withUnsafeMutableBufferPointer { arg in
+                    for p in 0..<planes {
+                        let plane = x.baseAddress! + p * height * width
+                        var o = p * outHeight * outWidth
+                        for oy in 0..<outHeight {
+                            for ox in 0..<outWidth {
+                                // Ties go to the first element in row-major order.
+                                let topLeft = (2 * oy) * width + 2 * ox
+                                var best = topLeft
+                                var bestValue = plane[topLeft]
+                                if plane[topLeft + 1] > bestValue { best = topLeft + 1; bestValue = plane[best] }
+                                if plane[topLeft + width] > bestValue { best = topLeft + width; bestValue = plane[best] }
+                                if plane[topLeft + width + 1] > bestValue { best = topLeft + width + 1; bestValue = plane[best] }
+                                y[o] = bestValue
+                                arg[o] = Int32(best)
+                                o += 1
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    public func backward(input: Tensor, output: Tensor, outputGradient: Tensor, inputGradient: inout Tensor?) {
+        guard inputGradient != nil else { return }
+        let planeSize = input.shape[2] * input.shape[3]
+        let outPlaneSize = output.shape[2] * output.shape[3]
+        inputGradient!.zero()
+        outputGradient.values.withUnsafeBufferPointer { dy in
+            argmax.withUnsafeBufferPointer { arg in
+                inputGradient!.values.withUnsafeMutableBufferPointer { dx in
+                    for o in 0..<dy.count {
+                        let plane = o / outPlaneSize
+                        dx[plane * planeSize + Int(arg[o])] += dy[o]
+                    }
+                }
+            }
+        }
+    }
+}

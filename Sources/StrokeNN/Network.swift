@@ -1,0 +1,205 @@
+import StrokeTensor
+
+/// A feed-forward classifier built from an `ArchitectureSpec`: the layers, their
+/// parameters, and the activations and gradients of the current batch.
+///
+/// The network owns one activation tensor per layer boundary, allocated when the batch
+/// size changes; a training step on a batch of the same size allocates nothing.
+/// Not thread-safe: use one `Network` per thread (see `copyParameters(from:)`).
+public final class Network {
+    public let architecture: ArchitectureSpec
+    public let classCount: Int
+    /// Input (channels, height, width) of one example.
+    public let inputChannels: Int, inputHeight: Int, inputWidth: Int
+    public let layers: [any Layer]
+    /// Every trainable parameter, in layer order (model-file order).
+    public let parameters: [Parameter]
+
+    /// activations[0] is the input in channel-major layout; activations[i + 1] is layer i's output.
+    private var activations: [Tensor] = []
+    /// gradients[i] is d(loss)/d(activations[i]); gradients[0] (the input) is never computed.
+    private var gradients: [Tensor?] = []
+    private var batchSize = 0
+
+    /// Builds the layers. Throws when the architecture does not fit the input (e.g. more
+    /// pools than the image can halve).
+    public init(architecture: ArchitectureSpec, classCount: Int,
+                inputChannels: Int = 1, inputHeight: Int = 28, inputWidth: Int = 28) throws {
+        guard classCount >= 2 else {
+            throw ArchitectureSpecError(spec: architecture.description, problem: "needs at least 2 classes, got \(classCount)")
+        }
+        self.architecture = architecture
+        self.classCount = classCount
+        self.inputChannels = inputChannels
+        self.inputHeight = inputHeight
+        self.inputWidth = inputWidth
+
+        var layers: [any Layer] = []
+        var (channels, height, width) = (inputChannels, inputHeight, inputWidth)
+        var features: Int? = nil   // set once flattened
+        var convolutionCount = 0, denseCount = 0, dropoutCount = 0
+        func flattenIfNeeded() -> Int {
+            if let features { return features }
+            layers.append(Flatten())
+            return channels * height * width
+        }
+        for stage in architecture.stages {
+            switch stage {
+            case .convolution(let outputChannels, let kernelSize):
+                convolutionCount += 1
+                layers.append(Conv2D(name: "conv\(convolutionCount)", inputChannels: channels,
+                                     outputChannels: outputChannels, kernelSize: kernelSize))
+                layers.append(ReLU())
+                channels = outputChannels
+            case .pool:
+                guard height >= 2 && width >= 2 else {
+                    throw ArchitectureSpecError(
+                        spec: architecture.description,
+                        problem: "too many pools: a \(height)x\(width) map cannot be halved again")
+                }
+                layers.append(MaxPool2D())
+                (height, width) = (height / 2, width / 2)
+            case .dense(let outputs):
+                let inputs = flattenIfNeeded()
+                denseCount += 1
+                layers.append(Dense(name: "dense\(denseCount)", inputFeatures: inputs, outputFeatures: outputs))
+                layers.append(ReLU())
+                features = outputs
+            case .dropout(let rate):
+                dropoutCount += 1
+                layers.append(Dropout(rate: rate, seed: UInt64(dropoutCount)))
+            }
+        }
+        let inputs = flattenIfNeeded()
+        layers.append(Dense(name: "dense\(denseCount + 1)", inputFeatures: inputs, outputFeatures: classCount))
+        self.layers = layers
+        self.parameters = layers.flatMap(\.parameters)
+    }
+
+    /// Number of trainable scalars.
+    public var parameterCount: Int { parameters.reduce(0) { $0 + $1.value.count } }
+
+    /// He initialisation (He et al. 2015): weights ~ N(0, 2 / fan_in), biases 0, which
+    /// keeps activation variance steady through ReLU layers. Dropout masks are reseeded too.
+    public func initializeParameters(seed: UInt64) {
+        var generator = SeededGenerator(seed: seed)
+        for parameter in parameters {
+            if parameter.value.shape.count == 1 {
+                parameter.value.zero()
+                continue
+            }
+            let fanIn = parameter.value.shape.dropFirst().reduce(1, *)
+            let standardDeviation = (2.0 / Double(fanIn)).squareRoot()
+            for i in 0..<parameter.value.count {
+                parameter.value.values[i] = Float(generator.nextNormal() * standardDeviation)
+            }
+        }
+        reseedDropout(seed)
+    }
+
+    /// Reseeds every dropout layer from `seed` (the trainer calls this once per epoch).
+    public func reseedDropout(_ seed: UInt64) {
+        for case let (index, dropout as Dropout) in layers.enumerated() {
+            dropout.reseed(seed &+ UInt64(index) &* 0x9E37_79B9)
+        }
+    }
+
+    /// Copies every parameter value from a network of the same architecture.
+    public func copyParameters(from other: Network) {
+        precondition(other.architecture == architecture && other.classCount == classCount,
+                     "copyParameters needs the same architecture")
+        for (target, source) in zip(parameters, other.parameters) {
+            target.value.values.withUnsafeMutableBufferPointer { t in
+                source.value.values.withUnsafeBufferPointer { t.baseAddress!.update(from: $0.baseAddress!, count: $0.count) }
+            }
+        }
+    }
+
+    /// Name and shape of every parameter, as the model file must store them.
+    public var parameterShapes: [(name: String, shape: [Int])] {
+        parameters.map { ($0.name, $0.value.shape) }
+    }
+
+    // MARK: - Forward and backward
+
+    /// Allocates activations and gradients for `batch` examples (only when it changes).
+    private func prepare(batch: Int) {
+        guard batch != batchSize else { return }
+        batchSize = batch
+        var shape = [inputChannels, batch, inputHeight, inputWidth]
+        activations = [Tensor(shape: shape)]
+        gradients = [nil]
+        for layer in layers {
+            shape = layer.outputShape(for: shape)
+            activations.append(Tensor(shape: shape))
+            gradients.append(Tensor(shape: shape))
+        }
+    }
+
+    /// Runs the network on `input` (N, C, H, W), NCHW as datasets produce it, and returns
+    /// the logits (N, classCount). Reading `logits` afterwards avoids the copy.
+    @discardableResult
+    public func forward(_ input: Tensor, training: Bool) -> Tensor {
+        forward(batch: input.shape[0], training: training) { buffer in
+            input.values.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress!, count: $0.count) }
+        }
+        return logits
+    }
+
+    /// Runs the network on a batch whose input `fill` writes, NCHW, into the given buffer
+    /// of N·C·H·W floats (the path that lets callers avoid any per-call allocation).
+    public func forward(batch: Int, training: Bool, fill: (UnsafeMutablePointer<Float>) -> Void) {
+        precondition(batch > 0, "empty batch")
+        prepare(batch: batch)
+        activations[0].values.withUnsafeMutableBufferPointer { buffer in
+            if inputChannels == 1 {
+                fill(buffer.baseAddress!)  // (N, 1, H, W) and (1, N, H, W) are the same bytes
+            } else {
+                let staging = UnsafeMutablePointer<Float>.allocate(capacity: buffer.count)
+                defer { staging.deallocate() }
+                fill(staging)
+                let plane = inputHeight * inputWidth
+                for n in 0..<batch {
+                    for c in 0..<inputChannels {
+                        (buffer.baseAddress! + (c * batch + n) * plane)
+                            .update(from: staging + (n * inputChannels + c) * plane, count: plane)
+                    }
+                }
+            }
+        }
+        for (index, layer) in layers.enumerated() {
+            layer.forward(activations[index], into: &activations[index + 1], training: training)
+        }
+    }
+
+    /// The logits (N, classCount) of the last forward pass.
+    public var logits: Tensor { activations[activations.count - 1] }
+
+    /// Reads the logits of the last forward pass without copying.
+    public func withLogits<Result>(_ body: (UnsafeBufferPointer<Float>) -> Result) -> Result {
+        activations[activations.count - 1].values.withUnsafeBufferPointer(body)
+    }
+
+    /// Backpropagates d(loss)/d(logits) and leaves every parameter's `gradient` set.
+    public func backward(logitsGradient: Tensor) {
+        gradients[gradients.count - 1] = logitsGradient
+        backwardFromLastGradient()
+    }
+
+    /// Writes d(loss)/d(logits) with `write`, then backpropagates it.
+    public func backward(writingLogitsGradient write: (inout Tensor) -> Void) {
+        write(&gradients[gradients.count - 1]!)
+        backwardFromLastGradient()
+    }
+
+    private func backwardFromLastGradient() {
+        for index in stride(from: layers.count - 1, through: 0, by: -1) {
+            // The first layer's input gradient is never needed: skip that work.
+            var inputGradient = index == 0 ? nil : gradients[index].take()
+            layers[index].backward(
+                input: activations[index], output: activations[index + 1],
+                outputGradient: gradients[index + 1]!, inputGradient: &inputGradient)
+            gradients[index] = inputGradient
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import StrokeTensor
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Softmax followed by cross-entropy against integer labels, fused, as usual, because the
+/// gradient of the pair with respect to the logits is simply `softmax − onehot`.
+public enum SoftmaxCrossEntropy {
+    /// What one batch scored.
+    public struct BatchResult: Sendable {
+        /// Sum (not mean) of the per-example losses, in Double.
+        public var lossSum: Double
+        /// Examples whose highest logit is the true class.
+        public var correct: Int
+    }
+
+    /// logits (N, K), labels N values in 0..<K. Writes `gradient` (N, K) =
+    /// (softmax(logits) − onehot(labels)) · gradientScale; pass 1/batch for a mean loss.
+    public static func evaluate(
+        logits: Tensor, labels: [Int], gradientScale: Float, gradient: inout Tensor
+    ) -> BatchResult {
+        let (batch, classes) = (logits.shape[0], logits.shape[1])
+        precondition(labels.count == batch, "\(labels.count) labels for a batch of \(batch)")
+        var lossSum = 0.0
+        var correct = 0
+        logits.values.withUnsafeBufferPointer { z in
+            gradient.values.withUnsafeMutableBufferPointer { dz in
+                for n in 0..<batch {
+                    let row = z.baseAddress! + n * classes
+                    let gradientRow = dz.baseAddress! + n * classes
+                    let label = labels[n]
+                    precondition(label >= 0 && label < classes, "label \(label) outside 0..<\(classes)")
+                    // Subtract the max before exp so that large logits cannot overflow.
+                    var maxIndex = 0
+                    for k in 1..<classes where row[k] > row[maxIndex] { maxIndex = k }
+                    let maxLogit = row[maxIndex]
+                    var sum: Double = 0
+                    for k in 0..<classes { sum += exp(Double(row[k] - maxLogit)) }
+                    let logSum = log(sum)
+                    lossSum += logSum - Double(row[label] - maxLogit)
+                    if maxIndex == label { correct += 1 }
+                    for k in 0..<classes {
+                        let probability = exp(Double(row[k] - maxLogit) - logSum)
+                        gradientRow[k] = Float(probability - (k == label ? 1 : 0)) * gradientScale
+                    }
+                }
+            }
+        }
+        return BatchResult(lossSum: lossSum, correct: correct)
+    }
+
+    /// Softmax of one row of logits, in place.
+    public static func softmax(_ row: UnsafeMutableBufferPointer<Float>) {
+        guard let maxLogit = row.max() else { return }
+        var sum: Float = 0
+        for k in row.indices {
+            row[k] = expf(row[k] - maxLogit)
+            sum += row[k]
+        }
+        for k in row.indices { row[k] /= sum }
+    }
+}

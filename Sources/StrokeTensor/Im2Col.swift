@@ -1,0 +1,95 @@
+/// im2col and its adjoint col2im for stride-1 'same' convolutions over a batch stored
+/// channel-major, (C, N, H, W). In that layout a whole batch is one matrix product:
+///
+///     output (OC, N·H·W) = weight (OC, C·KH·KW) × columns (C·KH·KW, N·H·W)
+///
+/// Row `r = (c·KH + ky)·KW + kx` of `columns` holds, for every output position
+/// (n, y, x), the input value at (c, n, y + ky − padY, x + kx − padX), or 0 outside.
+public struct ConvolutionGeometry: Sendable, Equatable {
+    public var channels: Int
+    public var batch: Int
+    public var height: Int
+    public var width: Int
+    public var kernelHeight: Int
+    public var kernelWidth: Int
+
+    public init(channels: Int, batch: Int, height: Int, width: Int, kernelHeight: Int, kernelWidth: Int) {
+        precondition(kernelHeight % 2 == 1 && kernelWidth % 2 == 1, "'same' padding needs odd kernel sizes")
+        self.channels = channels
+        self.batch = batch
+        self.height = height
+        self.width = width
+        self.kernelHeight = kernelHeight
+        self.kernelWidth = kernelWidth
+    }
+
+    /// Rows of the column matrix: C·KH·KW.
+    public var columnRows: Int { channels * kernelHeight * kernelWidth }
+    /// Columns of the column matrix: N·H·W.
+    public var columnCount: Int { batch * height * width }
+}
+
+/// Fills `columns` (columnRows × columnCount) from `input` (C, N, H, W).
+public func im2col(
+    _ input: UnsafePointer<Float>, into columns: UnsafeMutablePointer<Float>, geometry g: ConvolutionGeometry
+) {
+    let padY = g.kernelHeight / 2, padX = g.kernelWidth / 2
+    let plane = g.height * g.width
+    for c in 0..<g.channels {
+        for ky in 0..<g.kernelHeight {
+            let dy = ky - padY
+            for kx in 0..<g.kernelWidth {
+                let dx = kx - padX
+                let row = columns + ((c * g.kernelHeight + ky) * g.kernelWidth + kx) * g.columnCount
+                // x range whose source x + dx lies inside [0, W)
+                let xStart = max(0, -dx), xEnd = min(g.width, g.width - dx)
+                for n in 0..<g.batch {
+                    let source = input + (c * g.batch + n) * plane
+                    let target = row + n * plane
+                    for y in 0..<g.height {
+                        let sourceY = y + dy
+                        let targetRow = target + y * g.width
+                        guard sourceY >= 0 && sourceY < g.height else {
+                            targetRow.update(repeating: 0, count: g.width)
+                            continue
+                        }
+                        let sourceRow = source + sourceY * g.width + dx
+                        for x in 0..<xStart { targetRow[x] = 0 }
+                        (targetRow + xStart).update(from: sourceRow + xStart, count: xEnd - xStart)
+                        for x in xEnd..<g.width { targetRow[x] = 0 }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The adjoint of `im2col`: sets `inputGradient` (C, N, H, W) to the sum, over every
+/// column entry, of the gradient at that entry routed back to the input pixel it came from.
+public func col2im(
+    _ columns: UnsafePointer<Float>, into inputGradient: UnsafeMutablePointer<Float>, geometry g: ConvolutionGeometry
+) {
+    let padY = g.kernelHeight / 2, padX = g.kernelWidth / 2
+    let plane = g.height * g.width
+    inputGradient.update(repeating: 0, count: g.channels * g.batch * plane)
+    for c in 0..<g.channels {
+        for ky in 0..<g.kernelHeight {
+            let dy = ky - padY
+            for kx in 0..<g.kernelWidth {
+                let dx = kx - padX
+                let row = columns + ((c * g.kernelHeight + ky) * g.kernelWidth + kx) * g.columnCount
+                let xStart = max(0, -dx), xEnd = min(g.width, g.width - dx)
+                for n in 0..<g.batch {
+                    let target = inputGradient + (c * g.batch + n) * plane
+                    let source = row + n * plane
+                    let yStart = max(0, -dy), yEnd = min(g.height, g.height - dy)
+                    for y in yStart..<yEnd {
+                        let sourceRow = source + y * g.width
+                        let targetRow = target + (y + dy) * g.width + dx
+                        for x in xStart..<xEnd { targetRow[x] += sourceRow[x] }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import Testing
+import StrokeNN
+import StrokeTensor
+import TestSupport
+
+/// Every layer's backward pass against central differences of the probe loss
+/// sum(output · R), for the input and for every parameter.
+@Suite struct LayerGradientTests {
+    /// Runs forward + backward once, then compares input and parameter gradients with
+    /// finite differences. Returns the mismatches (empty when the layer is right).
+    func check(_ layer: any Layer, inputShape: [Int], input: [Float], seed: UInt64 = 1,
+               epsilon: Float = 1e-2, tolerance: Double = 2e-2,
+               beforeForward: () -> Void = {}) -> [GradientCheck.Mismatch] {
+        let outputShape = layer.outputShape(for: inputShape)
+        let probe = GradientCheck.randomValues(outputShape.reduce(1, *), seed: seed + 100)
+        func run(_ values: [Float]) -> Tensor {
+            var output = Tensor(shape: outputShape)
+            beforeForward()
+            layer.forward(Tensor(shape: inputShape, values: values), into: &output, training: true)
+            return output
+        }
+        let inputTensor = Tensor(shape: inputShape, values: input)
+        let output = run(input)
+        var inputGradient: Tensor? = Tensor(shape: inputShape)
+        layer.backward(input: inputTensor, output: output, outputGradient: Tensor(shape: outputShape, values: probe),
+                       inputGradient: &inputGradient)
+        let parameterGradients = layer.parameters.map(\.gradient.values)
+
+        var values = input
+        var mismatches = GradientCheck.compare(
+            name: "\(layer.summary) input", values: &values, analytic: inputGradient!.values,
+            epsilon: epsilon, tolerance: tolerance
+        ) { GradientCheck.probeLoss(run($0).values, probe) }
+        for (parameter, analytic) in zip(layer.parameters, parameterGradients) {
+            var parameterValues = parameter.value.values
+            mismatches += GradientCheck.compare(
+                name: parameter.name, values: &parameterValues, analytic: analytic,
+                epsilon: epsilon, tolerance: tolerance
+            ) { candidate in
+                let saved = parameter.value.values
+                parameter.value.values = candidate
+                defer { parameter.value.values = saved }
+                return GradientCheck.probeLoss(run(input).values, probe)
+            }
+        }
+        return mismatches
+    }
+
+    func randomize(_ layer: any Layer, seed: UInt64) {
+        for (offset, parameter) in layer.parameters.enumerated() {
+            parameter.value.values = GradientCheck.randomValues(parameter.value.count, seed: seed + UInt64(offset))
+        }
+    }
+
+    @Test func conv2DBackwardMatchesFiniteDifferences() {
+        let layer = Conv2D(name: "conv", inputChannels: 3, outputChannels: 4, kernelSize: 3)
+        randomize(layer, seed: 10)
+        let shape = [3, 2, 5, 6]  // (C, N, H, W)
+        let mismatches = check(layer, inputShape: shape, input: GradientCheck.randomValues(shape.reduce(1, *), seed: 11))
+        #expect(mismatches.isEmpty, "\(mismatches)")
+    }
+
+    @Test func conv2DWithFiveByFiveKernelBackwardMatchesFiniteDifferences() {
+        let layer = Conv2D(name: "conv", inputChannels: 2, outputChannels: 3, kernelSize: 5)
+        randomize(layer, seed: 12)
+        let shape = [2, 2, 6, 4]
+        let mismatches = check(layer, inputShape: shape, input: GradientCheck.randomValues(shape.reduce(1, *), seed: 13))
+        #expect(mismatches.isEmpty, "\(mismatches)")
+    }
+
+    @Test func denseBackwardMatchesFiniteDifferences() {
+        let layer = Dense(name: "dense", inputFeatures: 7, outputFeatures: 5)
+        randomize(layer, seed: 20)
+        let mismatches = check(layer, inputShape: [4, 7], input: GradientCheck.randomValues(28, seed: 21))
+        #expect(mismatches.isEmpty, "\(mismatches)")
+    }
+
+    @Test func reluBackwardMatchesFiniteDifferences() {
+        // NOTE: inputs kept at least 0.1 away from the kink at 0, well beyond epsilon.
+        let input = GradientCheck.randomValues(60, seed: 30).map { $0 < 0 ? $0 - 0.1 : $0 + 0.1 }
+        let mismatches = check(ReLU(), inputShape: [3, 2, 2, 5], input: input)
+        #expect(mismatches.isEmpty, "\(mismatches)")
+    }
+
+    @Test func maxPoolBackwardMatchesFiniteDifferences() {
+        // Distinct values 0.05 apart, shuffled: no window has a near-tie within epsilon.
+        var generator = SeededGenerator(seed: 40)
+        let input = (0..<(2 * 3 * 5 * 4)).map { Float($0) * 0.05 }.shuffled(using: &generator)
+        let mismatches = check(MaxPool2D(), inputShape: [2, 3, 5, 4], input: input)
+        #expect(mismatches.isEmpty, "\(mismatches)")
+    }
+
+    @Test func flattenBackwardMatchesFiniteDifferences() {
+        let mismatches = check(Flatten(), inputShape: [3, 2, 2, 3], input: GradientCheck.randomValues(36, seed: 50))
+        #expect(mismatches.isEmpty, "\(mismatches)")
+    }
+
+    @Test func dropoutBackwardMatchesFiniteDifferences() {
+        let layer = Dropout(rate: 0.4, seed: 60)
+        // The mask must be the same in every probe forward pass: reseed before each.
+        let mismatches = check(layer, inputShape: [2, 30], input: GradientCheck.randomValues(60, seed: 61),
+                               beforeForward: { layer.reseed(99) })
+        #expect(mismatches.isEmpty, "\(mismatches)")
+    }
+
+    @Test func softmaxCrossEntropyGradientMatchesFiniteDifferences() {
+        let (batch, classes) = (4, 3)
+        let labels = [0, 2, 1, 2]
+        var logits = GradientCheck.randomValues(batch * classes, in: -3...3, seed: 70)
+        var gradient = Tensor(shape: [batch, classes])
+        let scale = 1 / Float(batch)
+        _ = SoftmaxCrossEntropy.evaluate(logits: Tensor(shape: [batch, classes], values: logits),
+                                         labels: labels, gradientScale: scale, gradient: &gradient)
+        let mismatches = GradientCheck.compare(name: "logits", values: &logits, analytic: gradient.values,
+                                               epsilon: 1e-2, tolerance: 1e-2) { values in
+            var unused = Tensor(shape: [batch, classes])
+            let result = SoftmaxCrossEntropy.evaluate(logits: Tensor(shape: [batch, classes], values: values),
+                                                      labels: labels, gradientScale: scale, gradient: &unused)
+            return result.lossSum * Double(scale)
+        }
+        #expect(mismatches.isEmpty, "\(mismatches)")
+    }
+}

@@ -1,0 +1,61 @@
+import Testing
+import StrokeNN
+import StrokeTensor
+import TestSupport
+
+@Suite struct NetworkTests {
+    @Test func defaultArchitectureHasTheThesisParameterCount() throws {
+        let network = try Network(architecture: .default, classCount: 3)
+        // conv 1->16 (160) + 16->32 (4,640) + 32->64 (18,496) + dense 576->128 (73,856) + 128->3 (387)
+        #expect(network.parameterCount == 97_539)
+        #expect(network.parameterShapes.map(\.name) ==
+                ["conv1.weight", "conv1.bias", "conv2.weight", "conv2.bias", "conv3.weight", "conv3.bias",
+                 "dense1.weight", "dense1.bias", "dense2.weight", "dense2.bias"])
+        #expect(network.parameterShapes[0].shape == [16, 1, 3, 3])
+        #expect(network.parameterShapes[6].shape == [128, 576])
+    }
+
+    @Test func architectureSpecRoundTripsAndRejectsBadTokens() throws {
+        #expect(try ArchitectureSpec(parsing: "c8k5-p-c16-d64-dr0.5").description == "c8k5-p-c16-d64-dr0.5")
+        for bad in ["", "c", "c0", "x3", "c16k4", "d128-c16", "dr1.5", "c16--p"] {
+            #expect(throws: ArchitectureSpecError.self, "'\(bad)' should be rejected") {
+                try ArchitectureSpec(parsing: bad)
+            }
+        }
+        #expect(throws: ArchitectureSpecError.self) {
+            try Network(architecture: ArchitectureSpec(parsing: "p-p-p-p-p-p"), classCount: 3)
+        }
+    }
+
+    @Test func wholeNetworkGradientMatchesFiniteDifferences() throws {
+        // Loss = mean softmax cross-entropy of a small conv net on a 2-image batch.
+        let network = try Network(architecture: ArchitectureSpec(parsing: "c3-p-d6"), classCount: 3,
+                                  inputHeight: 6, inputWidth: 6)
+        network.initializeParameters(seed: 3)
+        let input = Tensor(shape: [2, 1, 6, 6], values: GradientCheck.randomValues(72, in: 0...1, seed: 4))
+        let labels = [2, 0]
+        func loss() -> Double {
+            network.forward(input, training: false)
+            var unused = Tensor(shape: [2, 3])
+            return SoftmaxCrossEntropy.evaluate(logits: network.logits, labels: labels, gradientScale: 0.5,
+                                                gradient: &unused).lossSum / 2
+        }
+        network.forward(input, training: true)
+        network.backward { gradient in
+            _ = SoftmaxCrossEntropy.evaluate(logits: network.logits, labels: labels, gradientScale: 0.5, gradient: &gradient)
+        }
+        var mismatches: [GradientCheck.Mismatch] = []
+        for parameter in network.parameters {
+            var values = parameter.value.values
+            let analytic = parameter.gradient.values
+            mismatches += GradientCheck.compare(name: parameter.name, values: &values, analytic: analytic,
+                                                samples: 20, epsilon: 1e-3, tolerance: 5e-2, floor: 1e-3) { candidate in
+                let saved = parameter.value.values
+                parameter.value.values = candidate
+                defer { parameter.value.values = saved }
+                return loss()
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches)")
+    }
+}
