@@ -203,3 +203,24 @@ public final class Network {
         }
     }
 }
+
+extension Network {
+    /// Multiply-add FLOPs (2 per multiply-add) of one example's forward pass through the
+    /// convolutions and dense layers; elementwise work is not counted. A training step
+    /// costs about three times this (forward, input gradient, weight gradient).
+    public var forwardFLOPsPerExample: Int {
+        var flops = 0
+        var shape = [inputChannels, 1, inputHeight, inputWidth]
+        for layer in layers {
+            let output = layer.outputShape(for: shape)
+            if let conv = layer as? Conv2D {
+                flops += 2 * conv.outputChannels * conv.inputChannels * conv.kernelSize * conv.kernelSize
+                    * output[2] * output[3]
+            } else if let dense = layer as? Dense {
+                flops += 2 * dense.inputFeatures * dense.outputFeatures
+            }
+            shape = output
+        }
+        return flops
+    }
+}

@@ -1,0 +1,36 @@
+import StrokeNN
+
+/// Everything that decides a training run. Same configuration + same data + same
+/// `workers` gives bitwise the same weights.
+public struct TrainingConfiguration: Sendable {
+    public enum OptimizerKind: Sendable, Equatable {
+        case adam
+        case sgd(momentum: Float)
+    }
+
+    public var architecture: ArchitectureSpec = .default
+    public var epochs: Int = 20
+    public var batchSize: Int = 32
+    public var learningRate: Float = 0.001
+    public var optimizer: OptimizerKind = .adam
+    /// Decoupled weight decay for Adam, L2 for SGD; 0 turns it off.
+    public var weightDecay: Float = 0
+    public var seed: UInt64 = 0
+    /// Stop after this many epochs without a better validation accuracy; nil never stops early.
+    public var patience: Int? = nil
+    /// Threads that each run part of every batch (data parallelism, one BLAS thread each).
+    /// Results depend on this number (summation order), not on timing.
+    public var workers: Int = 2
+    /// Random image transforms applied to each training image every epoch; nil = none.
+    public var augmentation: (any TrainingAugmentation)? = nil
+
+    public init() {}
+}
+
+/// A seeded per-image transform the trainer applies to training images each epoch.
+public protocol TrainingAugmentation: Sendable {
+    /// A randomly transformed copy of `image`, drawn from `seed` (deterministic).
+    func augment(_ image: StrokeImage.GrayImage, seed: UInt64) -> StrokeImage.GrayImage
+}
+
+import StrokeImage
