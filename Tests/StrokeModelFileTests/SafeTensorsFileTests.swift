@@ -1,0 +1,230 @@
+import Foundation
+import Testing
+import StrokeModelFile
+
+@Suite struct SafeTensorsFileTests {
+    // MARK: Round trips
+
+    @Test func float32RoundTripIsExact() throws {
+        let special: [Float] = [0, -0.0, 1, -1, .pi, .leastNonzeroMagnitude, .leastNormalMagnitude, .greatestFiniteMagnitude, -Float.leastNormalMagnitude / 4]
+        var file = Fixtures.smallFile
+        file.tensors.append(NamedTensor(name: "special", shape: [special.count], values: special))
+        file.tensors.append(NamedTensor(name: "empty", shape: [0, 4], values: []))
+        file.tensors.append(NamedTensor(name: "scalar", shape: [], values: [42]))
+
+        let decoded = try SafeTensorsFile.decode(try file.encode(precision: .float32), source: "roundtrip")
+        #expect(decoded.tensors.map(\.name) == file.tensors.map(\.name), "tensors keep the order they were written in")
+        for (original, read) in zip(file.tensors, decoded.tensors) {
+            #expect(read.shape == original.shape, "\(original.name)")
+            // Compare bit patterns: distinguishes -0.0 from 0 and checks subnormals exactly.
+            #expect(read.values.map(\.bitPattern) == original.values.map(\.bitPattern), "\(original.name)")
+        }
+        #expect(decoded.metadata == file.metadata)
+        #expect(Set(decoded.storedDTypes.values) == [.float32])
+        #expect(decoded.verifiedChecksum?.count == 64)
+    }
+
+    @Test func float16RoundTripIsWithinHalfPrecisionAndHalfTheSize() throws {
+        var generator = SplitMix64(state: 7)
+        let values = (0..<1000).map { _ in Float.random(in: -4...4, using: &generator) }
+        let file = SafeTensorsFile(tensors: [NamedTensor(name: "w", shape: [10, 100], values: values)])
+
+        let float32Bytes = try file.encode(precision: .float32)
+        let float16Bytes = try file.encode(precision: .float16)
+        let decoded = try SafeTensorsFile.decode(float16Bytes, source: "f16")
+        #expect(decoded.storedDTypes == ["w": .float16])
+        let read = try #require(decoded.tensor(named: "w"))
+        for (index, (original, stored)) in zip(values, read.values).enumerated() {
+            // Round to nearest: error at most half an F16 ulp, 2^-11 relative (2^-25 absolute below 2^-14).
+            let tolerance = max(abs(original), 0x1p-14) * 0x1p-11
+            #expect(abs(stored - original) <= tolerance, "index \(index): wrote \(original), read \(stored), tolerance \(tolerance)")
+            #expect(stored == Float(Float16(original)), "index \(index): not rounded to nearest even")
+        }
+        let ratio = Double(float16Bytes.count) / Double(float32Bytes.count)
+        #expect(ratio > 0.45 && ratio < 0.55, "F16 file is \(float16Bytes.count) bytes, F32 \(float32Bytes.count)")
+    }
+
+    @Test func float16KeepsTheLargestHalfValue() throws {
+        let file = SafeTensorsFile(tensors: [NamedTensor(name: "w", shape: [2], values: [65504, -65519])])
+        let decoded = try SafeTensorsFile.decode(try file.encode(precision: .float16), source: "f16")
+        #expect(decoded.tensors[0].values == [65504, -65504])
+    }
+
+    @Test func headerIsPaddedWithSpacesToAMultipleOfEight() throws {
+        for metadataLength in 0..<9 {
+            let file = SafeTensorsFile(
+                tensors: [NamedTensor(name: "t", shape: [1], values: [1])],
+                metadata: ["k": String(repeating: "x", count: metadataLength)])
+            let bytes = try file.encode()
+            let headerLength = Int(bytes[0]) | Int(bytes[1]) << 8
+            #expect(headerLength % 8 == 0, "header of \(headerLength) bytes")
+            let header = try #require(String(validating: bytes[8..<(8 + headerLength)], as: UTF8.self))
+            #expect(header.hasPrefix("{\"__metadata__\":{"))
+            #expect(header.trimmingCharacters(in: .whitespaces).hasSuffix("}"))
+            #expect(header.last == "}" || header.last == " ")
+        }
+    }
+
+    @Test func encodeIsDeterministic() throws {
+        #expect(try Fixtures.smallFile.encode() == Fixtures.smallFile.encode())
+    }
+
+    @Test func checksumKeyIsWrittenAndRemovedOnRead() throws {
+        var file = Fixtures.smallFile
+        file.metadata[SafeTensorsFile.checksumKey] = "stale value is overwritten"
+        let bytes = try file.encode()
+        let header = String(decoding: bytes[8..<200], as: UTF8.self)
+        #expect(header.contains(SafeTensorsFile.checksumKey))
+        let decoded = try SafeTensorsFile.decode(bytes, source: "checksum", requireChecksum: true)
+        #expect(decoded.metadata[SafeTensorsFile.checksumKey] == nil)
+        #expect(decoded.metadata == Fixtures.smallFile.metadata)
+    }
+
+    @Test func metadataWithEscapesRoundTrips() throws {
+        let metadata = ["quote\"back\\slash": "line\nbreak\ttab \u{01} ünïcødé 🙂", "": "empty key"]
+        let file = SafeTensorsFile(tensors: [], metadata: metadata)
+        #expect(try SafeTensorsFile.decode(file.encode(), source: "escapes").metadata == metadata)
+    }
+
+    // MARK: Encoding errors
+
+    func encodeError(_ file: SafeTensorsFile, precision: TensorDType = .float32) -> ModelFileError? {
+        do {
+            _ = try file.encode(precision: precision)
+            return nil
+        } catch {
+            return error as? ModelFileError
+        }
+    }
+
+    @Test func encodeRejectsDuplicateAndReservedNames() {
+        let tensor = NamedTensor(name: "w", shape: [1], values: [1])
+        #expect(encodeError(SafeTensorsFile(tensors: [tensor, tensor])) == .duplicateTensorName(source: "<memory>", tensor: "w"))
+        var reserved = tensor
+        reserved.name = "__metadata__"
+        #expect(encodeError(SafeTensorsFile(tensors: [reserved])).map(Fixtures.caseName) == "invalidTensorName")
+        reserved.name = ""
+        #expect(encodeError(SafeTensorsFile(tensors: [reserved])).map(Fixtures.caseName) == "invalidTensorName")
+    }
+
+    @Test func encodeRejectsShapeThatDoesNotMatchValues() {
+        var tensor = NamedTensor(name: "w", shape: [2, 2], values: [1, 2, 3, 4])
+        tensor.shape = [3, 2]
+        #expect(encodeError(SafeTensorsFile(tensors: [tensor])) == .valueCountMismatch(source: "<memory>", tensor: "w", shape: [3, 2], valueCount: 4))
+        tensor.shape = [-2, -2]
+        #expect(encodeError(SafeTensorsFile(tensors: [tensor])).map(Fixtures.caseName) == "valueCountMismatch")
+    }
+
+    @Test(arguments: [Float.nan, .infinity, -.infinity])
+    func encodeRejectsNonFiniteValues(value: Float) {
+        let file = SafeTensorsFile(tensors: [NamedTensor(name: "w", shape: [3], values: [1, value, 2])])
+        #expect(encodeError(file) == .nonFiniteValue(source: "<memory>", tensor: "w", index: 1))
+    }
+
+    @Test func encodeRejectsValuesBeyondFloat16Range() {
+        let file = SafeTensorsFile(tensors: [NamedTensor(name: "w", shape: [2], values: [1, -70000])])
+        let error = encodeError(file, precision: .float16)
+        #expect(error == .float16Overflow(source: "<memory>", tensor: "w", index: 1, value: -70000))
+        #expect(error?.description.contains("F32") == true, "the message suggests saving as F32")
+        #expect(encodeError(file, precision: .float32) == nil)
+    }
+
+    // MARK: Expected tensors
+
+    static let expected: [(name: String, shape: [Int])] = [
+        ("conv1.weight", [2, 1, 3, 3]), ("conv1.bias", [2]), ("dense1.weight", [3, 2]),
+    ]
+
+    func validationError(_ file: SafeTensorsFile, _ expected: [(name: String, shape: [Int])]) -> ModelFileError? {
+        do {
+            try file.validateShapes(expected: expected)
+            return nil
+        } catch {
+            return error as? ModelFileError
+        }
+    }
+
+    @Test func validateShapesAcceptsExactlyTheExpectedTensors() {
+        #expect(validationError(Fixtures.smallFile, Self.expected) == nil)
+    }
+
+    @Test func validateShapesReportsMissingTensor() {
+        let expected = Self.expected + [("dense1.bias", [3])]
+        let error = validationError(Fixtures.smallFile, expected)
+        #expect(error == .missingTensor(source: Fixtures.source, tensor: "dense1.bias", expectedShape: [3]))
+    }
+
+    @Test func validateShapesReportsWrongShape() {
+        var expected = Self.expected
+        expected[2].shape = [2, 3]
+        let error = validationError(Fixtures.smallFile, expected)
+        #expect(error == .shapeMismatch(source: Fixtures.source, tensor: "dense1.weight", expected: [2, 3], found: [3, 2]))
+        #expect(error?.description.contains("[3, 2]") == true)
+    }
+
+    @Test func validateShapesReportsUnexpectedTensor() {
+        let error = validationError(Fixtures.smallFile, Array(Self.expected.dropLast()))
+        #expect(error == .unexpectedTensor(source: Fixtures.source, tensor: "dense1.weight"))
+    }
+
+    // MARK: Files
+
+    @Test func writeThenReadRoundTripsThroughDisk() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.url.appendingPathComponent("model.safetensors")
+        try Fixtures.smallFile.write(to: url, precision: .float32)
+        let read = try SafeTensorsFile.read(contentsOf: url, requireChecksum: true)
+        #expect(read.tensors == Fixtures.smallFile.tensors)
+        #expect(read.source == url.path)
+        #expect(try directory.contents() == ["model.safetensors"])
+    }
+
+    @Test func readReportsMissingFileByPath() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.url.appendingPathComponent("absent.safetensors")
+        #expect(throws: ModelFileError.cannotRead(path: url.path, reason: "no such file")) {
+            try SafeTensorsFile.read(contentsOf: url)
+        }
+    }
+
+    @Test func readErrorsNameThePath() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.url.appendingPathComponent("broken.safetensors")
+        try AtomicFile.write([1, 2, 3], to: url)
+        #expect(throws: ModelFileError.fileTooSmall(source: url.path, size: 3)) {
+            try SafeTensorsFile.read(contentsOf: url)
+        }
+    }
+
+    /// Writes files for `scripts/check-safetensors.py` when STROKEKIT_SAFETENSORS_OUT names a
+    /// directory: `STROKEKIT_SAFETENSORS_OUT=/tmp/st swift test --filter writesFilesForPythonCheck`.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["STROKEKIT_SAFETENSORS_OUT"] != nil))
+    func writesFilesForPythonCheck() throws {
+        let directory = URL(fileURLWithPath: try #require(ProcessInfo.processInfo.environment["STROKEKIT_SAFETENSORS_OUT"]))
+        let metadata = ModelMetadata(
+            classes: ["arrow", "circle", "cycle"], architecture: "c2-p-d3",
+            training: .init(seed: 42, epochs: 3, validationAccuracy: 0.75, created: Date(timeIntervalSince1970: 1_700_000_000)))
+        let file = SafeTensorsFile(tensors: Fixtures.smallFile.tensors, modelMetadata: metadata)
+        try file.write(to: directory.appendingPathComponent("swift-f32.safetensors"), precision: .float32)
+        try file.write(to: directory.appendingPathComponent("swift-f16.safetensors"), precision: .float16)
+    }
+}
+
+/// A fresh directory under the system temporary directory, removed on deinit.
+final class TemporaryDirectory {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("strokekit-modelfile-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    /// File names in the directory, sorted, hidden ones included (temporary files start with a dot).
+    func contents() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+}
