@@ -14,7 +14,12 @@ import Foundation
 ///   so a transparent background must read as black.
 /// - 16-bit images without a gAMA or sRGB chunk are taken as sRGB-encoded (like 8-bit ones
 ///   and like common viewers), not as linear, which is libpng's default; files that do carry
-///   gamma information are converted accordingly.
+///   gamma information are converted accordingly. NOTE: for gamma-tagged 16-bit data libpng
+///   uses its gamma-2.2 power law rather than the exact sRGB curve (linear 0.5 reads as 186,
+///   not 188; the two differ most in the darkest tenth).
+/// - libpng stops reading after the image data, so a file cut inside its final IEND chunk
+///   still decodes; a cut anywhere earlier is `PNGError.truncated`.
+/// - libpng warnings (e.g. about an ICC profile) are ignored; only errors throw.
 /// Writing produces an 8-bit grayscale PNG.
 public enum PNG {
     /// Largest accepted width or height, so a hostile header cannot request a huge allocation.
