@@ -82,7 +82,9 @@ import TestSupport
     }
 
     @Test func readingNamesTheMissingFile() throws {
-        let url = try Self.temporaryFolder().appendingPathComponent("missing.png")
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("missing.png")
         do {
             _ = try PNG.read(contentsOf: url)
             Issue.record("reading a missing file succeeded")
