@@ -1,1 +1,0 @@
-// StrokeData: see Package.swift for this module's place in the pipeline.

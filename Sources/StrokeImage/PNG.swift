@@ -1,0 +1,150 @@
+import CPNG
+import Foundation
+
+/// PNG reading and writing through libpng's simplified API (`png_image_*`), which
+/// reports errors as a status and a message, so libpng's longjmp never crosses Swift frames.
+///
+/// Reading accepts every PNG kind (gray at 1/2/4/8/16 bits, gray+alpha, RGB, RGBA,
+/// palette with or without tRNS, interlaced) and returns 8-bit sRGB-encoded luminance:
+/// - Colour becomes luminance the way libpng's simplified API does it: decoded to linear
+///   light with the sRGB curve, weighted by the sRGB/Rec. 709 coefficients, re-encoded.
+/// - Alpha is composited onto black: the output buffer is zeroed and no background colour
+///   is passed, so libpng blends onto the buffer (in linear light). A half-transparent white
+///   pixel therefore reads as about 188, not 128. StrokeKit's inputs are white ink on black,
+///   so a transparent background must read as black.
+/// - 16-bit images without a gAMA or sRGB chunk are taken as sRGB-encoded (like 8-bit ones
+///   and like common viewers), not as linear, which is libpng's default; files that do carry
+///   gamma information are converted accordingly. NOTE: for gamma-tagged 16-bit data libpng
+///   uses its gamma-2.2 power law rather than the exact sRGB curve (linear 0.5 reads as 186,
+///   not 188; the two differ most in the darkest tenth).
+/// - libpng stops reading after the image data, so a file cut inside its final IEND chunk
+///   still decodes; a cut anywhere earlier is `PNGError.truncated`.
+/// - libpng warnings (e.g. about an ICC profile) are ignored; only errors throw.
+/// Writing produces an 8-bit grayscale PNG.
+public enum PNG {
+    /// Largest accepted width or height, so a hostile header cannot request a huge allocation.
+    public static let maximumSide = 16_384
+    /// Largest accepted pixel count (64 Mi pixels, 64 MiB of gray output).
+    public static let maximumPixelCount = 1 << 26
+
+    private static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    /// Decodes PNG bytes to an 8-bit luminance image. `source` names the data in error messages.
+    public static func decode(_ bytes: [UInt8], source: String) throws -> GrayImage {
+        try checkSignature(bytes, source: source)
+        return try bytes.withUnsafeBytes { memory in
+            var image = png_image()
+            image.version = UInt32(PNG_IMAGE_VERSION)
+            defer { png_image_free(&image) }
+
+            // libpng keeps `memory` until finish_read returns: both calls stay in this closure.
+            guard png_image_begin_read_from_memory(&image, memory.baseAddress, memory.count) != 0 else {
+                throw readError(message(of: image), source: source)
+            }
+            let width = Int(image.width), height = Int(image.height)
+            guard width <= maximumSide, height <= maximumSide, width * height <= maximumPixelCount else {
+                throw PNGError.tooLarge(source: source, width: width, height: height)
+            }
+            image.format = UInt32(PNG_FORMAT_GRAY)
+            image.flags |= UInt32(PNG_IMAGE_FLAG_16BIT_sRGB)  // set after begin_read, which resets flags
+
+            // Zeroed buffer + NULL background: libpng composites any alpha onto black.
+            var pixels = [UInt8](repeating: 0, count: width * height)
+            let status = pixels.withUnsafeMutableBytes { buffer in
+                png_image_finish_read(&image, nil, buffer.baseAddress, png_int_32(width), nil)
+            }
+            guard status != 0 else { throw readError(message(of: image), source: source) }
+            return GrayImage(width: width, height: height, pixels: pixels)
+        }
+    }
+
+    /// Reads and decodes the PNG file at `url`; errors name the file's path.
+    public static func read(contentsOf url: URL) throws -> GrayImage {
+        try decode(readBytes(of: url), source: url.path)
+    }
+
+    /// Reads a file's bytes, turning file-system failures into `PNGError.unreadable`
+    /// (and an empty file into `PNGError.emptyFile`). `source` names the file in errors.
+    public static func readBytes(of url: URL, source: String? = nil) throws -> [UInt8] {
+        let source = source ?? url.path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw PNGError.unreadable(source: source, reason: "no such file")
+        }
+        guard !isDirectory.boolValue else {
+            throw PNGError.unreadable(source: source, reason: "it is a folder, not a file")
+        }
+        guard FileManager.default.isReadableFile(atPath: url.path) else {
+            throw PNGError.unreadable(source: source, reason: "permission denied")
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw PNGError.unreadable(source: source, reason: error.localizedDescription)
+        }
+        guard !data.isEmpty else { throw PNGError.emptyFile(source: source) }
+        return [UInt8](data)
+    }
+
+    /// Encodes `image` as an 8-bit grayscale PNG (`png_image_write_to_memory`).
+    /// Throws `PNGError.encodingFailed` for an image libpng cannot write (e.g. 0 pixels wide).
+    public static func encode(_ image: GrayImage) throws -> [UInt8] {
+        guard image.width > 0, image.height > 0 else {
+            throw PNGError.encodingFailed(detail: "image is \(image.width)x\(image.height); PNG needs at least 1x1")
+        }
+        guard image.width <= maximumSide, image.height <= maximumSide else {
+            throw PNGError.encodingFailed(detail: "image is \(image.width)x\(image.height), over the \(maximumSide) limit")
+        }
+        var header = png_image()
+        header.version = UInt32(PNG_IMAGE_VERSION)
+        header.width = UInt32(image.width)
+        header.height = UInt32(image.height)
+        header.format = UInt32(PNG_FORMAT_GRAY)
+        defer { png_image_free(&header) }
+
+        return try image.pixels.withUnsafeBytes { pixels in
+            // First call with no memory asks for the size; the second writes.
+            var size = 0
+            guard png_image_write_to_memory(&header, nil, &size, 0, pixels.baseAddress, 0, nil) != 0 else {
+                throw PNGError.encodingFailed(detail: message(of: header))
+            }
+            var output = [UInt8](repeating: 0, count: size)
+            let status = output.withUnsafeMutableBytes { memory in
+                png_image_write_to_memory(&header, memory.baseAddress, &size, 0, pixels.baseAddress, 0, nil)
+            }
+            guard status != 0 else { throw PNGError.encodingFailed(detail: message(of: header)) }
+            output.removeLast(output.count - size)
+            return output
+        }
+    }
+
+    // MARK: - Helpers
+
+    private static func checkSignature(_ bytes: [UInt8], source: String) throws {
+        if bytes.isEmpty { throw PNGError.emptyFile(source: source) }
+        let prefix = bytes.prefix(signature.count)
+        guard prefix.elementsEqual(signature.prefix(prefix.count)) else {
+            throw PNGError.notPNG(source: source)
+        }
+        if prefix.count < signature.count {
+            throw PNGError.truncated(source: source, detail: "only \(bytes.count) bytes of the 8-byte signature")
+        }
+    }
+
+    /// Sorts libpng's message into truncated versus corrupt data. The memory reader says
+    /// "read beyond end of data" when the stream ends early.
+    private static func readError(_ message: String, source: String) -> PNGError {
+        if message.contains("beyond end of data") {
+            return .truncated(source: source, detail: message)
+        }
+        return .corrupt(source: source, detail: message.isEmpty ? "unknown error" : message)
+    }
+
+    /// The NUL-terminated `message` field of a `png_image`.
+    private static func message(of image: png_image) -> String {
+        withUnsafeBytes(of: image.message) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+    }
+}
