@@ -86,12 +86,14 @@ let package = Package(
             dependencies: ["StrokeTensor", "StrokeImage", "CPNG"],
             path: "Tests/TestSupport"),
         .testTarget(name: "StrokeTensorTests", dependencies: ["StrokeTensor", "TestSupport"]),
-        .testTarget(name: "StrokeImageTests", dependencies: ["StrokeImage", "TestSupport", "CPNG"]),
+        .testTarget(
+            name: "StrokeImageTests", dependencies: ["StrokeImage", "TestSupport", "CPNG"], exclude: ["Fixtures"]),
         .testTarget(
             name: "StrokeNNTests", dependencies: ["StrokeNN", "StrokeTensor", "TestSupport"],
             swiftSettings: optimizedInDebug),
         .testTarget(name: "StrokeModelFileTests", dependencies: ["StrokeModelFile", "TestSupport"]),
-        .testTarget(name: "StrokeDataTests", dependencies: ["StrokeData", "StrokeImage", "TestSupport"]),
+        .testTarget(
+            name: "StrokeDataTests", dependencies: ["StrokeData", "StrokeImage", "StrokeTensor", "TestSupport"]),
         .testTarget(
             name: "StrokeTrainingTests",
             dependencies: ["StrokeTraining", "StrokeKit", "StrokeData", "StrokeNN", "TestSupport"],
