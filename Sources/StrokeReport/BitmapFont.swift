@@ -69,13 +69,23 @@ enum BitmapFont {
     /// Height in image pixels of one line at `scale`.
     static func height(scale: Int) -> Int { glyphHeight * scale }
 
+    /// The glyphs parsed once into row masks (bit 4 is the leftmost pixel).
+    private static let masks: [Character: [UInt8]] = glyphs.mapValues(parse)
+    private static let unknownMask = parse(unknown)
+
+    private static func parse(_ glyph: String) -> [UInt8] {
+        glyph.split(separator: "|").map { row in
+            row.reduce(UInt8(0)) { mask, pixel in mask << 1 | (pixel == "#" ? 1 : 0) }
+        }
+    }
+
     /// Draws `text` with its top-left corner at (`x`, `y`); pixels outside the image are clipped.
     static func draw(_ text: String, into image: inout RGBImage, x: Int, y: Int, scale: Int, colour: RGB) {
         var left = x
         for character in text {
-            let rows = (glyphs[Character(character.uppercased())] ?? unknown).split(separator: "|")
-            for (row, pattern) in rows.enumerated() {
-                for (column, pixel) in pattern.enumerated() where pixel == "#" {
+            let rows = masks[Character(character.uppercased())] ?? unknownMask
+            for (row, mask) in rows.enumerated() {
+                for column in 0..<glyphWidth where mask & (1 << (glyphWidth - 1 - column)) != 0 {
                     image.fillRectangle(
                         x: left + column * scale, y: y + row * scale, width: scale, height: scale, with: colour)
                 }

@@ -27,6 +27,13 @@ enum HTML {
         String(format: "%.1f%%", fraction * 100)
     }
 
+    /// The file name (or key) shortened to fit under an 84 px thumbnail: long names keep
+    /// their start and end ("004590B…E105.png"); the full source is in the tooltip and alt text.
+    static func displayName(_ source: String) -> String {
+        let name = source.split(separator: "/").last.map(String.init) ?? source
+        return name.count <= 16 ? name : name.prefix(7) + "…" + name.suffix(8)
+    }
+
     /// The last two components of a path ("cycle/12.png"), which name a dataset image well
     /// enough on screen; the full path goes in the tooltip. Keys without "/" stay whole.
     static func shortSource(_ source: String) -> String {

@@ -202,7 +202,7 @@ private struct PageBuilder {
                 let share = rowTotal == 0 ? 0 : Double(count) / Double(rowTotal)
                 let isDiagonal = row == column
                 let fill = HeatmapColor.fill(share: share, isDiagonal: isDiagonal)
-                let text = HeatmapColor.text(on: fill)
+                let text = HeatmapColor.text(share: share, isDiagonal: isDiagonal)
                 html += "<td class=\"\(isDiagonal ? "diagonal" : count > 0 ? "confusion" : "empty")\" "
                 html += "style=\"background:\(fill.hex);color:\(text.hex)\">"
                 html += "<div class=\"cell\" style=\"width:\(cellSize)px;height:\(cellSize)px\">"
@@ -323,7 +323,7 @@ private struct PageBuilder {
             html += "<li><figure>\(thumbnails.image(prediction, classes: classes, scale: HTMLReport.galleryScale))"
             html += "<figcaption><span class=\"confidence\">\(HTML.percent(Double(prediction.confidence)))</span>"
             if prediction.isRejected { html += " <span class=\"badge\">rejected</span>" }
-            html += "<span class=\"source\" title=\"\(HTML.escape(prediction.source))\">\(HTML.escape(HTML.shortSource(prediction.source)))</span>"
+            html += "<span class=\"source\" title=\"\(HTML.escape(prediction.source))\">\(HTML.escape(HTML.displayName(prediction.source)))</span>"
             html += "</figcaption></figure></li>"
         }
         return html + "</ul>\n"

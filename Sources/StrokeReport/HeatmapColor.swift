@@ -15,6 +15,8 @@ enum HeatmapColor {
     ]
     /// An empty off-diagonal cell: near-white, so that zero is visibly "nothing".
     static let empty = RGB(248, 248, 248)
+    /// Text on an empty cell: muted, so zeros recede (4.6:1 on `empty`, still WCAG AA).
+    static let emptyText = RGB(107, 116, 128)
 
     /// The fill of a cell holding `share` (0...1) of its row.
     /// NOTE: confusions are usually a few percent of a row, which a linear scale would leave
@@ -27,11 +29,18 @@ enum HeatmapColor {
         return interpolate(reds, at: max(0.15, share.squareRoot()))
     }
 
-    /// Black or white, whichever reads better on `background` (WCAG contrast).
+    /// The text colour for a cell: muted on empty confusion cells, otherwise `text(on:)`.
+    static func text(share: Double, isDiagonal: Bool) -> RGB {
+        !isDiagonal && share == 0 ? emptyText : text(on: fill(share: share, isDiagonal: isDiagonal))
+    }
+
+    /// Black or white, whichever contrasts more with `background` (WCAG 2 contrast ratio).
+    /// One of the two always reaches at least 4.58:1, above WCAG AA's 4.5 for small text.
     static func text(on background: RGB) -> RGB {
-        // Contrast with white is 1.05 / (L + 0.05), with near-black (L = 0.01) (L + 0.05) / 0.06.
         let luminance = background.luminance
-        return 1.05 / (luminance + 0.05) > (luminance + 0.05) / 0.06 ? .white : RGB(20, 20, 20)
+        let contrastWithWhite = 1.05 / (luminance + 0.05)
+        let contrastWithBlack = (luminance + 0.05) / 0.05
+        return contrastWithWhite >= contrastWithBlack ? .white : .black
     }
 
     private static func interpolate(_ stops: [RGB], at position: Double) -> RGB {

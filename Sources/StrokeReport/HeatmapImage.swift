@@ -47,7 +47,7 @@ public enum HeatmapImage {
                 BitmapFont.width(of: "TRUE", scale: labelScale),
                 rowLabels.map { BitmapFont.width(of: $0, scale: labelScale) }.max() ?? 0) + labelPadding
             let correct = evaluation.predictions.lazy.filter(\.isCorrect).count
-            heading = "ACCURACY \(percent(evaluation.accuracy)) (\(correct)/\(evaluation.count))"
+            heading = "ACCURACY \(String(format: "%.1f%%", evaluation.accuracy * 100)) (\(correct)/\(evaluation.count))"
             legend = ["BLUE: CORRECT  RED: CONFUSED", "SHADE: SHARE OF THE TRUE CLASS"]
 
             gridLeft = margin + labelColumnWidth
@@ -110,7 +110,7 @@ public enum HeatmapImage {
                     x: left + gap / 2, y: top + gap / 2, width: cellSize - gap, height: cellSize - gap, with: fill)
                 drawCellText(
                     count: count, share: rowTotal == 0 ? nil : share, into: &image, left: left, top: top,
-                    cellSize: cellSize, colour: HeatmapColor.text(on: fill))
+                    cellSize: cellSize, colour: HeatmapColor.text(share: share, isDiagonal: row == column))
             }
         }
 

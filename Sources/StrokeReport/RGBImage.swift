@@ -14,7 +14,7 @@ public struct RGBImage: Sendable, Hashable {
         self.width = width
         self.height = height
         pixels = [UInt8](repeating: 0, count: width * height * 3)
-        fillRectangle(x: 0, y: 0, width: width, height: height, with: fill)
+        if fill != .black { fillRectangle(x: 0, y: 0, width: width, height: height, with: fill) }
     }
 
     /// The pixel at column `x`, row `y`.
@@ -36,8 +36,17 @@ public struct RGBImage: Sendable, Hashable {
         let left = max(0, x), right = min(self.width, x + width)
         let top = max(0, y), bottom = min(self.height, y + height)
         guard left < right, top < bottom else { return }
-        for row in top..<bottom {
-            for column in left..<right { self[column, row] = colour }
+        let imageWidth = self.width
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            for row in top..<bottom {
+                var offset = (row * imageWidth + left) * 3
+                for _ in left..<right {
+                    buffer[offset] = colour.red
+                    buffer[offset + 1] = colour.green
+                    buffer[offset + 2] = colour.blue
+                    offset += 3
+                }
+            }
         }
     }
 }
