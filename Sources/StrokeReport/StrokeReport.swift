@@ -1,1 +1,0 @@
-// StrokeReport: see Package.swift for this module's place in the pipeline.
