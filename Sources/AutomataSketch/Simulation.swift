@@ -29,6 +29,11 @@ public enum RejectionReason: Hashable, Sendable, Codable, CustomStringConvertibl
 public struct TraceStep: Hashable, Sendable, Codable {
     public var symbol: String?
     public var states: [String]
+
+    public init(symbol: String?, states: [String]) {
+        self.symbol = symbol
+        self.states = states
+    }
 }
 
 /// The result of running a word on an automaton.

@@ -4,5 +4,6 @@ import ArgumentParser
 struct StrokeKitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "strokekit",
-        abstract: "Train, evaluate and run small CNNs for hand-drawn stroke shapes.")
+        abstract: "Train, evaluate and run small CNNs for hand-drawn stroke shapes.",
+        subcommands: [RecognizeCommand.self, SimulateCommand.self])
 }
