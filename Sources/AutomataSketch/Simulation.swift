@@ -34,6 +34,15 @@ public struct TraceStep: Hashable, Sendable, Codable {
         self.symbol = symbol
         self.states = states
     }
+
+    private enum CodingKeys: String, CodingKey { case symbol, states }
+
+    /// Writes `"symbol": null` for the initial step, so every step has both keys.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(symbol, forKey: .symbol)
+        try container.encode(states, forKey: .states)
+    }
 }
 
 /// The result of running a word on an automaton.
@@ -72,16 +81,21 @@ extension NFA {
             result.reason = .noInitialState
             return result
         }
+        // A symbol outside the alphabet is the more useful reason even when the run dies earlier.
+        let unknown = word.firstIndex { !alphabet.contains($0) }
+        let unknownReason = unknown.map {
+            RejectionReason.symbolOutsideAlphabet(symbol: word[$0], position: $0 + 1, alphabet: alphabet)
+        }
         var active = epsilonClosure(initialStates)
         result.trace.append(TraceStep(symbol: nil, states: names(active)))
         for (offset, symbol) in word.enumerated() {
-            guard alphabet.contains(symbol) else {
-                result.reason = .symbolOutsideAlphabet(symbol: symbol, position: offset + 1, alphabet: alphabet)
+            if offset == unknown {
+                result.reason = unknownReason
                 return result
             }
             let next = step(active, on: symbol)
             guard !next.isEmpty else {
-                result.reason = .noMove(symbol: symbol, position: offset + 1, from: names(active))
+                result.reason = unknownReason ?? .noMove(symbol: symbol, position: offset + 1, from: names(active))
                 return result
             }
             active = next

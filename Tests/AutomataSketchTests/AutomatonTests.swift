@@ -45,11 +45,15 @@ import Testing
         let nfa = endsIn01()
         #expect(nfa.simulate("0").reason == .endedInNoFinalState(states: ["q0", "q1"]))
         #expect(nfa.simulate("0a1").reason == .symbolOutsideAlphabet(symbol: "a", position: 2, alphabet: ["0", "1"]))
+        #expect(nfa.simulate("0a1").trace.count == 2, "the trace runs up to the unknown symbol")
         var partial = NFA(stateNames: ["p", "q"], initialStates: [0], finalStates: [1])
         partial.addMove(from: 0, to: 1, on: "a")
         partial.addMove(from: 0, to: 0, on: "b")
         #expect(partial.simulate("aa").reason == .noMove(symbol: "a", position: 2, from: ["q"]))
         #expect(partial.simulate("aa").trace.count == 2, "the trace stops at the last active set")
+        #expect(
+            partial.simulate("aac").reason == .symbolOutsideAlphabet(symbol: "c", position: 3, alphabet: ["a", "b"]),
+            "an unknown symbol is reported even when the run dies before it")
         let noStart = NFA(stateNames: ["p"], initialStates: [], finalStates: [0])
         #expect(noStart.simulate("").reason == .noInitialState)
         #expect(RejectionReason.noInitialState.description.contains("draw an arrow from empty space"))

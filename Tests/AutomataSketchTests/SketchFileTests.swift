@@ -81,6 +81,7 @@ import Testing
         #expect(simulations.map { $0["accepted"] as? Bool } == [false, true, false, true])
         let emptyTrace = try #require(simulations[0]["trace"] as? [[String: Any]])
         #expect(emptyTrace.count == 1 && emptyTrace[0]["states"] as? [String] == ["q0"])
+        #expect(emptyTrace[0]["symbol"] is NSNull, "the initial step has \"symbol\": null")
         #expect((simulations[0]["reason"] as? String)?.contains("none of these states is final") == true)
     }
 
