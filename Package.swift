@@ -70,7 +70,7 @@ let package = Package(
             dependencies: ["StrokeTensor", "StrokeNN", "StrokeModelFile", "StrokeKit", "StrokeData"],
             swiftSettings: optimizedInDebug),
         .target(name: "AutomataSketch", dependencies: ["StrokeImage", "StrokeKit"]),
-        .target(name: "StrokeReport", dependencies: ["StrokeImage", "StrokeKit", "StrokeTraining"]),
+        .target(name: "StrokeReport", dependencies: ["StrokeImage", "StrokeKit", "StrokeTraining", "CPNG"]),
         .executableTarget(
             name: "strokekit",
             dependencies: [
@@ -103,9 +103,9 @@ let package = Package(
             swiftSettings: optimizedInDebug),
         .testTarget(
             name: "AutomataSketchTests",
-            dependencies: ["AutomataSketch", "StrokeKit", "StrokeImage", "StrokeData", "TestSupport"]),
+            dependencies: ["AutomataSketch", "StrokeKit", "StrokeImage", "StrokeData", "StrokeTensor", "TestSupport"]),
         .testTarget(
             name: "StrokeReportTests",
-            dependencies: ["StrokeReport", "StrokeTraining", "StrokeKit", "TestSupport"]),
+            dependencies: ["StrokeReport", "StrokeTraining", "StrokeKit", "StrokeImage", "TestSupport", "CPNG"]),
     ]
 )

@@ -1,1 +1,18 @@
-// AutomataSketch: see Package.swift for this module's place in the pipeline.
+// AutomataSketch: strokes -> states and transitions -> NFA with epsilon moves -> simulation
+// with a step-by-step trace, subset-construction DFA, transition table, documents.
+//
+// Reading order: Geometry, Sketch (the data), StrokeRules (what a classified stroke becomes),
+// Erasing, SketchEditor (classification, editing, undo/redo), NFA, Simulation, DFA,
+// TransitionTable, AutomatonDocument, GraphvizExport, SketchFile (ndjson), SketchRecognizer
+// and RecognitionReport (what `strokekit recognize` prints).
+import StrokeImage
+
+/// A point in the sketch's coordinates (screen units, y grows down).
+public typealias SketchPoint = SIMD2<Double>
+
+extension Stroke {
+    /// The stroke's points as sketch points.
+    var sketchPoints: [SketchPoint] {
+        points.map { SketchPoint($0.x, $0.y) }
+    }
+}

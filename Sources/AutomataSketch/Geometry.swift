@@ -1,0 +1,97 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Plane geometry on sketch points: the few measurements the stroke rules need.
+enum Geometry {
+    static func distance(_ a: SketchPoint, _ b: SketchPoint) -> Double {
+        let d = a - b
+        return (d * d).sum().squareRoot()
+    }
+
+    /// The mean of the points (the centre of a drawn circle).
+    static func centroid(_ points: [SketchPoint]) -> SketchPoint {
+        precondition(!points.isEmpty, "centroid of no points")
+        return points.reduce(SketchPoint.zero, +) / Double(points.count)
+    }
+
+    /// The mean distance of the points from `center` (the radius of a drawn circle).
+    static func meanDistance(_ points: [SketchPoint], from center: SketchPoint) -> Double {
+        precondition(!points.isEmpty, "mean distance of no points")
+        return points.reduce(0) { $0 + distance($1, center) } / Double(points.count)
+    }
+
+    /// Distance from `point` to the segment `a`–`b`.
+    static func distance(_ point: SketchPoint, toSegment a: SketchPoint, _ b: SketchPoint) -> Double {
+        let ab = b - a
+        let lengthSquared = (ab * ab).sum()
+        guard lengthSquared > 0 else { return distance(point, a) }
+        let t = max(0, min(1, ((point - a) * ab).sum() / lengthSquared))
+        return distance(point, a + t * ab)
+    }
+
+    /// Distance from `point` to the polyline through `points` (a single point counts as one).
+    static func distance(_ point: SketchPoint, toPolyline points: [SketchPoint]) -> Double {
+        guard let first = points.first else { return .infinity }
+        guard points.count > 1 else { return distance(point, first) }
+        var best = Double.infinity
+        for index in 1..<points.count {
+            best = min(best, distance(point, toSegment: points[index - 1], points[index]))
+        }
+        return best
+    }
+
+    /// True when segments `a1`–`a2` and `b1`–`b2` cross or touch.
+    static func segmentsIntersect(
+        _ a1: SketchPoint, _ a2: SketchPoint, _ b1: SketchPoint, _ b2: SketchPoint
+    ) -> Bool {
+        func cross(_ o: SketchPoint, _ p: SketchPoint, _ q: SketchPoint) -> Double {
+            (p.x - o.x) * (q.y - o.y) - (p.y - o.y) * (q.x - o.x)
+        }
+        let d1 = cross(b1, b2, a1), d2 = cross(b1, b2, a2)
+        let d3 = cross(a1, a2, b1), d4 = cross(a1, a2, b2)
+        if ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0)) {
+            return true
+        }
+        // Collinear or touching cases: an endpoint on the other segment.
+        return distance(a1, toSegment: b1, b2) == 0 || distance(a2, toSegment: b1, b2) == 0
+            || distance(b1, toSegment: a1, a2) == 0 || distance(b2, toSegment: a1, a2) == 0
+    }
+
+    /// The smallest distance between two polylines (0 when they cross).
+    static func distance(betweenPolylines first: [SketchPoint], _ second: [SketchPoint]) -> Double {
+        guard !first.isEmpty, !second.isEmpty else { return .infinity }
+        if first.count > 1 && second.count > 1 {
+            for i in 1..<first.count {
+                for j in 1..<second.count
+                where segmentsIntersect(first[i - 1], first[i], second[j - 1], second[j]) {
+                    return 0
+                }
+            }
+        }
+        var best = Double.infinity
+        for point in first { best = min(best, distance(point, toPolyline: second)) }
+        for point in second { best = min(best, distance(point, toPolyline: first)) }
+        return best
+    }
+
+    /// How many times the polyline winds around `center`, in turns (signed sum of the
+    /// angles between consecutive points, divided by 2π). A circle drawn once gives about
+    /// ±1, a double circle drawn in one stroke about ±2.
+    static func windingTurns(_ points: [SketchPoint], around center: SketchPoint) -> Double {
+        guard points.count > 1 else { return 0 }
+        var total = 0.0
+        var previous = atan2(points[0].y - center.y, points[0].x - center.x)
+        for point in points.dropFirst() {
+            let angle = atan2(point.y - center.y, point.x - center.x)
+            var step = angle - previous
+            if step > Double.pi { step -= 2 * Double.pi }
+            if step < -Double.pi { step += 2 * Double.pi }
+            total += step
+            previous = angle
+        }
+        return total / (2 * Double.pi)
+    }
+}

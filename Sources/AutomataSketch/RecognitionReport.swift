@@ -1,0 +1,107 @@
+import Foundation
+
+/// What `strokekit recognize` and `strokekit simulate` print: as JSON (`--json`) or as text.
+public struct RecognitionReport: Codable, Hashable, Sendable {
+    public struct StrokeEntry: Codable, Hashable, Sendable {
+        public var index: Int
+        public var line: Int
+        public var label: String
+        public var confidence: Float
+        public var outcome: String
+    }
+
+    public struct StateEntry: Codable, Hashable, Sendable {
+        public var name: String
+        public var initial: Bool
+        public var final: Bool
+    }
+
+    public struct TransitionEntry: Codable, Hashable, Sendable {
+        public var from: String?
+        public var to: String?
+        public var symbols: [String]
+        public var epsilon: Bool
+    }
+
+    public struct SimulationEntry: Codable, Hashable, Sendable {
+        public var input: String
+        public var accepted: Bool
+        public var reason: String?
+        public var trace: [TraceStep]
+    }
+
+    public var strokes: [StrokeEntry]
+    public var states: [StateEntry]
+    public var transitions: [TransitionEntry]
+    public var simulations: [SimulationEntry]
+    /// Problems in the sketch and labels that did not apply.
+    public var warnings: [String]
+    /// The transition table as text.
+    public var table: String
+
+    /// A report on a sketch, the strokes that drew it (empty for a loaded document), and `words` run on it.
+    public init(sketch: Sketch, strokes: [RecognizedStroke] = [], words: [String]) {
+        let automaton = sketch.automaton()
+        self.strokes = strokes.map {
+            StrokeEntry(
+                index: $0.index, line: $0.lineNumber, label: $0.classification.label,
+                confidence: $0.classification.confidence, outcome: $0.outcome.description)
+        }
+        states = sketch.states.map { StateEntry(name: $0.name, initial: sketch.isInitial($0.id), final: $0.isFinal) }
+        transitions = sketch.transitions.filter { !$0.isInitialMarker }.map {
+            TransitionEntry(
+                from: sketch.name(of: $0.from), to: sketch.name(of: $0.to), symbols: $0.symbols, epsilon: $0.isEpsilon)
+        }
+        simulations = words.map { word in
+            let result = automaton.simulate(word)
+            return SimulationEntry(
+                input: word, accepted: result.isAccepted, reason: result.reason?.description, trace: result.trace)
+        }
+        warnings = strokes.flatMap(\.notes) + sketch.warnings
+        table = automaton.transitionTable().description
+    }
+
+    /// The report as one JSON object (keys sorted; `null` for a missing state or reason).
+    public func json() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+
+    /// The report as text for people: strokes, table, words with reasons and traces, warnings.
+    public var text: String {
+        var lines: [String] = []
+        if !strokes.isEmpty {
+            lines.append("Strokes:")
+            for stroke in strokes {
+                let percent = Int((stroke.confidence * 100).rounded())
+                lines.append("  #\(stroke.index) (line \(stroke.line)) \(stroke.label) \(percent)%: \(stroke.outcome)")
+            }
+            lines.append("")
+        }
+        lines.append("Transition table (→ initial, ← final):")
+        lines.append(table.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n"))
+        if !simulations.isEmpty {
+            lines.append("")
+            lines.append("Words:")
+            for simulation in simulations {
+                let word = "\"\(simulation.input)\""
+                let verdict = simulation.accepted ? "accepted" : "rejected: \(simulation.reason ?? "")"
+                lines.append("  \(word) \(verdict)")
+                if !simulation.trace.isEmpty {
+                    let steps = simulation.trace.map { step in
+                        let set = "{\(step.states.joined(separator: ", "))}"
+                        return step.symbol.map { "-\($0)-> \(set)" } ?? set
+                    }
+                    lines.append("    trace: " + steps.joined(separator: " "))
+                }
+            }
+        }
+        if !warnings.isEmpty {
+            lines.append("")
+            lines.append("Warnings:")
+            lines.append(contentsOf: warnings.map { "  " + $0 })
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,302 @@
+/// The shapes the sketch understands. The classifier names `arrow`, `circle` and `cycle`
+/// (a self-loop); `line` is an arrow without a head, for front ends that tell them apart.
+public enum StrokeShape: String, Codable, Hashable, Sendable, CaseIterable {
+    case arrow, line, circle, cycle
+
+    /// The shape for a classifier label, or nil when the label is not one of ours.
+    public init?(classifierLabel: String) {
+        self.init(rawValue: classifierLabel.lowercased())
+    }
+}
+
+/// What one added stroke did to the sketch.
+public enum StrokeOutcome: Hashable, Sendable, CustomStringConvertible {
+    /// A new state; `isFinal` when it was drawn as a double circle in one go;
+    /// `connected` describes transitions whose free end now attaches to it.
+    case stateAdded(state: Int, name: String, isFinal: Bool, connected: [String])
+    /// A circle around an existing state made it final.
+    case madeFinal(state: Int, name: String)
+    /// A new transition; `from` or `to` is nil where that end is free.
+    case transitionAdded(transition: Int, from: String?, to: String?)
+    /// A new self-loop on the named state.
+    case selfLoopAdded(transition: Int, state: String)
+    /// Nothing changed, for the reason given (written for the student).
+    case rejected(reason: String)
+
+    public var isRejected: Bool {
+        if case .rejected = self { return true }
+        return false
+    }
+
+    public var description: String {
+        switch self {
+        case let .stateAdded(_, name, isFinal, connected):
+            let kind = isFinal ? "final state" : "state"
+            let links = connected.isEmpty ? "" : " and connected to " + connected.joined(separator: ", ")
+            return "\(kind) \(name) added\(links)"
+        case let .madeFinal(_, name):
+            return "state \(name) made final"
+        case let .transitionAdded(_, from?, to?):
+            return "transition added and connected to \(from) → \(to)"
+        case let .transitionAdded(_, nil, to?):
+            return "initial arrow added: \(to) is now initial"
+        case let .transitionAdded(_, from?, nil):
+            return "transition added from \(from); its tip is not near a state (draw a state there or redraw the arrow closer)"
+        case .transitionAdded(_, nil, nil):
+            return "transition added but not near any state (draw states at its ends to connect it)"
+        case let .selfLoopAdded(_, state):
+            return "self-loop on \(state)"
+        case let .rejected(reason):
+            return "rejected: \(reason)"
+        }
+    }
+}
+
+/// Thresholds of the stroke rules, all relative to the radius R of the state concerned, so
+/// the rules behave the same whatever the screen size or zoom. Values were chosen for
+/// hand-drawn sketches, where arrows start inside or just outside a rim, stop short of or
+/// overshoot the target rim, and second circles are drawn off-centre.
+public enum StrokeRuleThresholds {
+    /// An arrow end snaps to a state when it lies inside the circle or at most this many R
+    /// outside its rim. 0.8 R: people stop an arrow short of the target by up to about half a
+    /// radius; more would start grabbing the neighbouring state in dense sketches.
+    public static let arrowSnap = 0.8
+    /// A circle around an existing centre makes that state final only when its radius is
+    /// within these multiples of R; otherwise it is more likely a mistake than a double circle.
+    public static let finalCircleRadiusRange = 0.5...2.5
+    /// A self-loop belongs to a state when some point of the loop comes within this many R of
+    /// its rim (loops are drawn on the rim, sometimes starting inside the circle)…
+    public static let loopReach = 0.6
+    /// …and the loop's centre lies within this many R of the state's centre.
+    public static let loopCenterReach = 3.0
+    /// A `circle` no larger than this many R whose centre sits within `loopOnRimBand` R of an
+    /// existing rim is a self-loop drawn round: it cannot be a state (it would overlap).
+    public static let loopAsCircleMaxRadius = 0.7
+    public static let loopOnRimBand = 0.5
+    /// A new circle is rejected when its centre is closer to an existing state's centre than
+    /// this fraction of the two radii added: the circles would overlap heavily.
+    public static let overlapFraction = 0.6
+    /// A circle drawn in one go that winds around its centre at least this many turns, with
+    /// two clearly different radii (`doubleCircleRadiusSpread`), is a double circle: a final state.
+    public static let doubleCircleTurns = 1.6
+    public static let doubleCircleRadiusSpread = 1.12
+    /// A drawn circle with a radius below this fraction of the median state radius is too small
+    /// to be a state (a dot or slip of the pen), unless the sketch has no states yet.
+    public static let minimumStateRadius = 0.25
+    /// An arrow shorter than this fraction of the median state radius is a slip of the pen.
+    public static let minimumArrowLength = 0.3
+}
+
+extension Sketch {
+    /// The median radius of the states, the sketch's length scale (nil without states).
+    var typicalRadius: Double? {
+        let radii = states.map(\.radius).sorted()
+        return radii.isEmpty ? nil : radii[radii.count / 2]
+    }
+
+    /// Applies the rule for `shape` to a drawing (one or more strokes, as points).
+    /// `name` names a new state; `symbols` and `isEpsilon` label a new transition or self-loop.
+    mutating func apply(
+        _ strokes: [[SketchPoint]], as shape: StrokeShape,
+        name: String? = nil, symbols: [String] = [], isEpsilon: Bool = false
+    ) -> StrokeOutcome {
+        let strokes = strokes.filter { !$0.isEmpty }
+        guard !strokes.isEmpty else { return .rejected(reason: "the stroke has no points; draw it again") }
+        switch shape {
+        case .circle: return addCircle(strokes, name: name, symbols: symbols, isEpsilon: isEpsilon)
+        case .arrow, .line: return addArrow(strokes, symbols: symbols, isEpsilon: isEpsilon)
+        case .cycle: return addLoop(strokes.joined().map { $0 }, symbols: symbols, isEpsilon: isEpsilon)
+        }
+    }
+
+    // MARK: - Circle: a state, a final state, or a connection
+
+    private mutating func addCircle(
+        _ strokes: [[SketchPoint]], name: String?, symbols: [String], isEpsilon: Bool
+    ) -> StrokeOutcome {
+        let points = Array(strokes.joined())
+        let center = Geometry.centroid(points)
+        let radius = Geometry.meanDistance(points, from: center)
+        guard radius > 0 else { return .rejected(reason: "the circle has no size; draw it again") }
+
+        // A circle around an existing state's centre: that state becomes final.
+        let enclosed = states.filter { Geometry.distance($0.center, center) < radius }
+            .min { Geometry.distance($0.center, center) < Geometry.distance($1.center, center) }
+        if let target = enclosed {
+            let ratio = radius / target.radius
+            guard StrokeRuleThresholds.finalCircleRadiusRange.contains(ratio) else {
+                return .rejected(reason: "this circle encloses \(target.name) but is \(ratio < 1 ? "much smaller" : "much larger") than it; to make \(target.name) final, draw a second circle just around it")
+            }
+            guard !target.isFinal else {
+                return .rejected(reason: "\(target.name) is already final; the extra circle is ignored (erase the outer circle to make it non-final)")
+            }
+            let index = states.firstIndex { $0.id == target.id }!
+            states[index].isFinal = true
+            states[index].finalCircle = SketchCircle(center: center, radius: radius)
+            return .madeFinal(state: target.id, name: target.name)
+        }
+
+        // A small circle sitting on a rim: a self-loop drawn round.
+        for state in states {
+            let distance = Geometry.distance(state.center, center)
+            if radius <= StrokeRuleThresholds.loopAsCircleMaxRadius * state.radius,
+                abs(distance - state.radius) <= StrokeRuleThresholds.loopOnRimBand * state.radius
+            {
+                return addSelfLoop(on: state, points: points, symbols: symbols, isEpsilon: isEpsilon)
+            }
+        }
+
+        if let scale = typicalRadius, radius < StrokeRuleThresholds.minimumStateRadius * scale {
+            return .rejected(reason: "this circle is much smaller than the other states; draw states about the same size")
+        }
+        if let overlapped = states.first(where: {
+            Geometry.distance($0.center, center) < StrokeRuleThresholds.overlapFraction * ($0.radius + radius)
+        }) {
+            return .rejected(reason: "this circle overlaps \(overlapped.name); draw new states apart from existing ones, or a circle right around \(overlapped.name) to make it final")
+        }
+
+        let stateName = name ?? nextDefaultName()
+        if let problem = SketchNames.problem(withStateName: stateName, in: self, excluding: nil) {
+            return .rejected(reason: problem)
+        }
+        var state = SketchState(id: nextStateID, name: stateName, center: center, radius: radius)
+        if let (inner, outer) = Self.doubleCircleRadii(strokes, center: center) {
+            state.radius = inner
+            state.isFinal = true
+            state.finalCircle = SketchCircle(center: center, radius: outer)
+        }
+        nextStateID += 1
+        states.append(state)
+        let connected = connectFreeEnds(to: state)
+        return .stateAdded(state: state.id, name: state.name, isFinal: state.isFinal, connected: connected)
+    }
+
+    /// Inner and outer radius when the drawing goes around its centre about twice at two
+    /// clearly different distances (one stroke spiralling twice, or two concentric strokes).
+    private static func doubleCircleRadii(_ strokes: [[SketchPoint]], center: SketchPoint) -> (Double, Double)? {
+        let turns = strokes.reduce(0) { $0 + abs(Geometry.windingTurns($1, around: center)) }
+        guard turns >= StrokeRuleThresholds.doubleCircleTurns else { return nil }
+        let distances = strokes.joined().map { Geometry.distance($0, center) }.sorted()
+        let half = distances.count / 2
+        guard half > 0 else { return nil }
+        let inner = distances[..<half].reduce(0, +) / Double(half)
+        let outer = distances[half...].reduce(0, +) / Double(distances.count - half)
+        guard inner > 0, outer / inner >= StrokeRuleThresholds.doubleCircleRadiusSpread else { return nil }
+        return (inner, outer)
+    }
+
+    /// Attaches free transition ends lying near the new state's rim; returns what was connected.
+    private mutating func connectFreeEnds(to state: SketchState) -> [String] {
+        let reach = state.outerRadius + StrokeRuleThresholds.arrowSnap * state.radius
+        var connected: [String] = []
+        for index in transitions.indices where transitions[index].kind == .regular {
+            var transition = transitions[index]
+            let startDistance = Geometry.distance(transition.geometry.start, state.center)
+            let tipDistance = Geometry.distance(transition.geometry.tip, state.center)
+            let startFits = transition.from == nil && startDistance <= reach && transition.to != state.id
+            let tipFits = transition.to == nil && tipDistance <= reach && transition.from != state.id
+            if startFits && (!tipFits || startDistance <= tipDistance) {
+                transition.from = state.id
+            } else if tipFits {
+                transition.to = state.id
+            } else {
+                continue
+            }
+            transitions[index] = transition
+            connected.append(describe(transition))
+        }
+        return connected
+    }
+
+    // MARK: - Arrow: a transition between the states nearest its ends
+
+    private mutating func addArrow(_ strokes: [[SketchPoint]], symbols: [String], isEpsilon: Bool) -> StrokeOutcome {
+        let points = Array(strokes.joined())
+        let start = points[0]
+        // The tip is the point farthest from the start, so an arrowhead drawn in the same
+        // stroke (which doubles back from the tip) does not move it.
+        let tip = points.max { Geometry.distance($0, start) < Geometry.distance($1, start) }!
+        let length = Geometry.distance(start, tip)
+        if length == 0 || length < StrokeRuleThresholds.minimumArrowLength * (typicalRadius ?? 0) {
+            return .rejected(reason: "this arrow is too short to tell where it starts and ends; draw it from one state to another")
+        }
+
+        var from = snap(start, excluding: nil)
+        var to = snap(tip, excluding: nil)
+        if let source = from, source.id == to?.id {
+            // Both ends near one state. A stroke that leaves the state and comes back is a
+            // self-loop drawn as an arrow; otherwise the deeper end keeps the state.
+            let last = points[points.count - 1]
+            if Geometry.distance(last, source.center) <= source.outerRadius + StrokeRuleThresholds.arrowSnap * source.radius,
+                Geometry.distance(tip, source.center) > source.outerRadius
+            {
+                return addSelfLoop(on: source, points: points, symbols: symbols, isEpsilon: isEpsilon)
+            }
+            if Geometry.distance(start, source.center) <= Geometry.distance(tip, source.center) {
+                to = snap(tip, excluding: source.id)
+            } else {
+                from = snap(start, excluding: source.id)
+            }
+        }
+        if let problem = SketchNames.problem(withSymbols: symbols) { return .rejected(reason: problem) }
+        let transition = SketchTransition(
+            id: nextTransitionID, from: from?.id, to: to?.id,
+            symbols: SketchNames.normalized(symbols), isEpsilon: isEpsilon, kind: .regular,
+            geometry: TransitionGeometry(points: points, start: start, tip: tip))
+        nextTransitionID += 1
+        transitions.append(transition)
+        return .transitionAdded(transition: transition.id, from: from?.name, to: to?.name)
+    }
+
+    /// The state an arrow end at `point` attaches to: one containing the point (the one whose
+    /// centre is relatively nearest), else the one whose rim is relatively nearest within
+    /// `arrowSnap` R.
+    private func snap(_ point: SketchPoint, excluding excluded: Int?) -> SketchState? {
+        var best: (state: SketchState, score: Double)?
+        for state in states where state.id != excluded {
+            let distance = Geometry.distance(point, state.center)
+            let rim = state.outerRadius
+            // Inside: scores in [0, 1) by depth; outside: 1 + gap in radii, up to 1 + arrowSnap.
+            let score = distance <= rim ? distance / rim : 1 + (distance - rim) / state.radius
+            guard score <= 1 + StrokeRuleThresholds.arrowSnap else { continue }
+            if best == nil || score < best!.score { best = (state, score) }
+        }
+        return best?.state
+    }
+
+    // MARK: - Cycle: a self-loop on the nearest state
+
+    private mutating func addLoop(_ points: [SketchPoint], symbols: [String], isEpsilon: Bool) -> StrokeOutcome {
+        let center = Geometry.centroid(points)
+        var best: (state: SketchState, score: Double)?
+        for state in states {
+            let closest = points.map { Geometry.distance($0, state.center) }.min()!
+            let centerDistance = Geometry.distance(center, state.center)
+            guard closest <= state.outerRadius + StrokeRuleThresholds.loopReach * state.radius,
+                centerDistance <= StrokeRuleThresholds.loopCenterReach * state.radius
+            else { continue }
+            let score = centerDistance / state.radius
+            if best == nil || score < best!.score { best = (state, score) }
+        }
+        guard let state = best?.state else {
+            return .rejected(reason: states.isEmpty
+                ? "a self-loop needs a state: draw the state first, then the loop on its rim"
+                : "this self-loop is not on any state; draw it touching the rim of the state it belongs to")
+        }
+        return addSelfLoop(on: state, points: points, symbols: symbols, isEpsilon: isEpsilon)
+    }
+
+    private mutating func addSelfLoop(
+        on state: SketchState, points: [SketchPoint], symbols: [String], isEpsilon: Bool
+    ) -> StrokeOutcome {
+        if let problem = SketchNames.problem(withSymbols: symbols) { return .rejected(reason: problem) }
+        let apex = points.max { Geometry.distance($0, state.center) < Geometry.distance($1, state.center) }!
+        let transition = SketchTransition(
+            id: nextTransitionID, from: state.id, to: state.id,
+            symbols: SketchNames.normalized(symbols), isEpsilon: isEpsilon, kind: .selfLoop,
+            geometry: TransitionGeometry(points: points, start: points[0], tip: apex))
+        nextTransitionID += 1
+        transitions.append(transition)
+        return .selfLoopAdded(transition: transition.id, state: state.name)
+    }
+}

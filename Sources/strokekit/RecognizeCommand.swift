@@ -1,0 +1,54 @@
+import ArgumentParser
+import AutomataSketch
+import Foundation
+
+/// `strokekit recognize`: a sketch file (ndjson) -> automaton -> words simulated.
+struct RecognizeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "recognize",
+        abstract: "Turn a sketch (ndjson strokes) into an automaton and run words on it.",
+        discussion: """
+            SKETCH holds one JSON object per line, in drawing order, in the QuickDraw form \
+            {"drawing": [[xs, ys]]} (screen coordinates, y down), optionally with \
+            "symbols": ["0", "1"] and "epsilon": true for the transition or self-loop the \
+            stroke creates, and "name": "q0" for the state it creates.
+            """)
+
+    @Option(name: .long, help: "Classifier model file (default: the bundled model).")
+    var model: String?
+
+    @Argument(help: "The sketch file (.ndjson).")
+    var sketch: String
+
+    @Option(
+        name: .long, parsing: .upToNextOption,
+        help: "Words to run (`--simulate 01 10` or repeated; \"\" is the empty word).")
+    var simulate: [String] = []
+
+    @Option(name: .long, help: "Write the automaton as Graphviz DOT to this file.")
+    var dot: String?
+
+    @Option(name: .long, help: "Save the sketch as an .automaton document.")
+    var save: String?
+
+    @Flag(name: .long, help: "Print one JSON object instead of text.")
+    var json = false
+
+    func run() throws {
+        let lines = try SketchFile.read(contentsOf: URL(fileURLWithPath: sketch))
+        let classifier = try loadClassifier(modelPath: model)
+        let recognition = try SketchRecognizer.recognize(lines, classifier: classifier, source: sketch)
+        if let dot {
+            do {
+                try GraphvizExport.dot(recognition.sketch).write(toFile: dot, atomically: true, encoding: .utf8)
+            } catch {
+                throw ValidationError("\(dot): cannot write the DOT file (\(error.localizedDescription))")
+            }
+        }
+        if let save {
+            try AutomatonDocument.save(recognition.sketch, to: URL(fileURLWithPath: save))
+        }
+        let report = RecognitionReport(sketch: recognition.sketch, strokes: recognition.strokes, words: simulate)
+        print(json ? try report.json() : report.text)
+    }
+}
