@@ -5,9 +5,5 @@ struct StrokeKitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "strokekit",
         abstract: "Train, evaluate and run small CNNs for hand-drawn stroke shapes.",
-<<<<<<< HEAD
-        subcommands: [BenchCommand.self])
-=======
-        subcommands: [RecognizeCommand.self, SimulateCommand.self])
->>>>>>> automata
+        subcommands: [BenchCommand.self, RecognizeCommand.self, SimulateCommand.self])
 }
