@@ -29,12 +29,19 @@ public final class MaxPool2D: Layer {
                         for oy in 0..<outHeight {
                             for ox in 0..<outWidth {
                                 // Ties go to the first element in row-major order.
+                                // Branch-free selects: the winner of a window is unpredictable.
                                 let topLeft = (2 * oy) * width + 2 * ox
                                 var best = topLeft
                                 var bestValue = plane[topLeft]
-                                if plane[topLeft + 1] > bestValue { best = topLeft + 1; bestValue = plane[best] }
-                                if plane[topLeft + width] > bestValue { best = topLeft + width; bestValue = plane[best] }
-                                if plane[topLeft + width + 1] > bestValue { best = topLeft + width + 1; bestValue = plane[best] }
+                                @inline(__always) func consider(_ candidate: Int) {
+                                    let value = plane[candidate]
+                                    let isBetter = value > bestValue
+                                    best = isBetter ? candidate : best
+                                    bestValue = isBetter ? value : bestValue
+                                }
+                                consider(topLeft + 1)
+                                consider(topLeft + width)
+                                consider(topLeft + width + 1)
                                 y[o] = bestValue
                                 arg[o] = Int32(best)
                                 o += 1
