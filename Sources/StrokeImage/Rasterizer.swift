@@ -156,14 +156,13 @@ public struct Rasterizer: Sendable {
     private func draw(_ strokes: [Stroke], into coverage: UnsafeMutableBufferPointer<Float>) {
         coverage.update(repeating: 0)
         guard let placement = placement(for: strokes), placement.penPixels > 0 else { return }
-        let drawable = strokes.filter { stroke in stroke.points.contains { $0.x.isFinite && $0.y.isFinite } }
-        if drawable.count == 1 {
-            drawStroke(drawable[0], placement, into: coverage)
+        if strokes.count == 1 {
+            drawStroke(strokes[0], placement, into: coverage)
             return
         }
         // 28 * 28 floats is 3 KB: small enough for the stack, so nothing is heap-allocated.
         withUnsafeTemporaryAllocation(of: Float.self, capacity: coverage.count) { strokeCoverage in
-            for stroke in drawable {
+            for stroke in strokes where stroke.points.contains(where: { $0.x.isFinite && $0.y.isFinite }) {
                 strokeCoverage.update(repeating: 0)
                 drawStroke(stroke, placement, into: strokeCoverage)
                 for index in coverage.indices {
