@@ -123,7 +123,7 @@ public struct ImageAugmentation: Sendable {
                         let down = y < height - 1 ? input[index + width] : 0
                         let target = widen ? max(center, left, right, up, down) : min(center, left, right, up, down)
                         let value = Float(center) + weight * (Float(target) - Float(center))
-                        result[index] = UInt8(min(max(value.rounded(), 0), 255))
+                        result[index] = UInt8(min(max(value, 0), 255) + 0.5)   // round half up (libm round is a call)
                     }
                 }
             }
@@ -159,6 +159,7 @@ public struct ImageAugmentation: Sendable {
         }
     }
 
+    /// One bilinear pass over the output: where the time of `apply` goes.
     static func resample(_ image: GrayImage, through transform: InverseTransform) -> GrayImage {
         let width = image.width, height = image.height
         var output = GrayImage(width: width, height: height)
@@ -166,48 +167,50 @@ public struct ImageAugmentation: Sendable {
         let field = transform.elastic
         // Scalars out of the optional struct, so the per-pixel loop touches no reference counts.
         let elasticOn = field != nil
-        let spacing = field?.spacing ?? 1, columns = field?.columns ?? 2, rows = field?.rows ?? 2
-        image.pixels.withUnsafeBufferPointer { input in
-        output.pixels.withUnsafeMutableBufferPointer { result in
-        (field?.dx ?? empty).withUnsafeBufferPointer { fieldX in
-        (field?.dy ?? empty).withUnsafeBufferPointer { fieldY in
-            for y in 0..<height {
-                for x in 0..<width {
-                    var px = Double(x) + 0.5, py = Double(y) + 0.5
-                    if elasticOn {
-                        let (dx, dy) = ElasticField.displacement(
-                            x: px, y: py, spacing: spacing, columns: columns, rows: rows, fieldX, fieldY)
-                        px += dx; py += dy
-                    }
-                    px -= transform.centerX + transform.shiftX
-                    py -= transform.centerY + transform.shiftY
-                    let sx = transform.a11 * px + transform.a12 * py + transform.centerX
-                    let sy = transform.a21 * px + transform.a22 * py + transform.centerY
-                    let value = bilinear(input, width: width, height: height, x: sx, y: sy)
-                    result[y * width + x] = UInt8(min(max(value.rounded(), 0), 255))
+        let inverseSpacing = 1 / (field?.spacing ?? 1), columns = field?.columns ?? 2, rows = field?.rows ?? 2
+        // The source with a one-pixel black border, so a bilinear sample anywhere in
+        // (-1, width) x (-1, height) needs no per-pixel bounds checks (30 x 30 floats: stack).
+        let paddedWidth = width + 2
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: paddedWidth * (height + 2)) { padded in
+            padded.initialize(repeating: 0)
+            for row in 0..<height {
+                for column in 0..<width {
+                    padded[(row + 1) * paddedWidth + column + 1] = Float(image.pixels[row * width + column])
                 }
             }
-        }
-        }
-        }
+            output.pixels.withUnsafeMutableBufferPointer { result in
+            (field?.dx ?? empty).withUnsafeBufferPointer { fieldX in
+            (field?.dy ?? empty).withUnsafeBufferPointer { fieldY in
+                for y in 0..<height {
+                    for x in 0..<width {
+                        var px = Double(x) + 0.5, py = Double(y) + 0.5
+                        if elasticOn {
+                            let (dx, dy) = ElasticField.displacement(
+                                x: px, y: py, inverseSpacing: inverseSpacing, columns: columns, rows: rows,
+                                fieldX, fieldY)
+                            px += dx; py += dy
+                        }
+                        px -= transform.centerX + transform.shiftX
+                        py -= transform.centerY + transform.shiftY
+                        // Source position relative to pixel centres: pixel i's centre is at i + 0.5.
+                        let fx = transform.a11 * px + transform.a12 * py + transform.centerX - 0.5
+                        let fy = transform.a21 * px + transform.a22 * py + transform.centerY - 0.5
+                        guard fx > -1, fy > -1, fx < Double(width), fy < Double(height) else { continue }
+                        let x0 = Int(fx + 1) - 1, y0 = Int(fy + 1) - 1   // floor, as fx, fy > -1 (no libm call)
+                        let tx = Float(fx - Double(x0)), ty = Float(fy - Double(y0))
+                        let index = (y0 + 1) * paddedWidth + x0 + 1
+                        let top = padded[index] + tx * (padded[index + 1] - padded[index])
+                        let bottom = padded[index + paddedWidth]
+                            + tx * (padded[index + paddedWidth + 1] - padded[index + paddedWidth])
+                        let value = top + ty * (bottom - top)
+                        result[y * width + x] = UInt8(min(max(value, 0), 255) + 0.5)   // round half up (libm round is a call)
+                    }
+                }
+            }
+            }
+            }
         }
         return output
-    }
-
-    /// Bilinear sample at (x, y) in pixel coordinates (pixel centres at i + 0.5); black outside.
-    @inline(__always)
-    static func bilinear(_ pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
-                         x: Double, y: Double) -> Double {
-        let fx = x - 0.5, fy = y - 0.5
-        guard fx > -1, fy > -1, fx < Double(width), fy < Double(height) else { return 0 }
-        let x0 = Int(fx.rounded(.down)), y0 = Int(fy.rounded(.down))
-        let tx = fx - Double(x0), ty = fy - Double(y0)
-        @inline(__always) func pixel(_ column: Int, _ row: Int) -> Double {
-            column >= 0 && column < width && row >= 0 && row < height ? Double(pixels[row * width + column]) : 0
-        }
-        let top = pixel(x0, y0) + tx * (pixel(x0 + 1, y0) - pixel(x0, y0))
-        let bottom = pixel(x0, y0 + 1) + tx * (pixel(x0 + 1, y0 + 1) - pixel(x0, y0 + 1))
-        return top + ty * (bottom - top)
     }
 
     // MARK: - Elastic distortion
@@ -230,10 +233,11 @@ public struct ImageAugmentation: Sendable {
         /// The displacement at (x, y) of the field whose `dx`, `dy` are `fieldX`, `fieldY`
         /// (passed as pointers and scalars so the per-pixel loop does not retain the arrays).
         @inline(__always)
-        static func displacement(x: Double, y: Double, spacing: Double, columns: Int, rows: Int,
+        static func displacement(x: Double, y: Double, inverseSpacing: Double, columns: Int, rows: Int,
                                  _ fieldX: UnsafeBufferPointer<Double>,
                                  _ fieldY: UnsafeBufferPointer<Double>) -> (Double, Double) {
-            let gx = min(max(x / spacing, 0), Double(columns - 1)), gy = min(max(y / spacing, 0), Double(rows - 1))
+            let gx = min(max(x * inverseSpacing, 0), Double(columns - 1))
+            let gy = min(max(y * inverseSpacing, 0), Double(rows - 1))
             let c0 = min(Int(gx), columns - 2), r0 = min(Int(gy), rows - 2)
             let tx = gx - Double(c0), ty = gy - Double(r0)
             let i00 = r0 * columns + c0, i01 = i00 + 1, i10 = i00 + columns, i11 = i10 + 1

@@ -95,7 +95,7 @@ public struct Rasterizer: Sendable {
 
     @inline(__always)
     private static func byte(_ coverage: Float) -> UInt8 {
-        UInt8((min(max(coverage, 0), 1) * 255).rounded())
+        UInt8(min(max(coverage, 0), 1) * 255 + 0.5)   // round half up; libm roundf is a call
     }
 
     // MARK: - Placement
