@@ -83,10 +83,7 @@ public final class Conv2D: Layer {
             // db = row sums of dOut
             bias.gradient.values.withUnsafeMutableBufferPointer { dB in
                 for o in 0..<outputChannels {
-                    var sum: Float = 0
-                    let row = dOut.baseAddress! + o * columnCount
-                    for j in 0..<columnCount { sum += row[j] }
-                    dB[o] = sum
+                    dB[o] = vectorSum(dOut.baseAddress! + o * columnCount, count: columnCount)
                 }
             }
             guard inputGradient != nil else { return }
