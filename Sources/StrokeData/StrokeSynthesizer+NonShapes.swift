@@ -166,7 +166,7 @@ extension StrokeSynthesizer {
             let hook = smooth([(-0.45, -0.5), (-0.1, -0.95), (0.45, -0.65), (0.35, -0.2), (0, 0.1), (0, 0.45)])
             return ([hook, lines([(0, 0.85), (0.02, 0.9)])], true)
         case .wavyLine:
-            let periods = uniform(1.5...4), amplitude = uniform(0.12...0.3), phase = uniform(0...(2 * .pi))
+            let periods = uniform(1...3), amplitude = uniform(0.08...0.22), phase = uniform(0...(2 * .pi))
             return ([(0...100).map { step in
                 let x = -1 + 2 * Double(step) / 100
                 return SIMD2(x, amplitude * sin(Double.pi * periods * x + phase))

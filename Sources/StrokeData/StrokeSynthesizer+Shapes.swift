@@ -12,7 +12,7 @@ extension StrokeSynthesizer {
         let start = worldStart - tilt
         let direction: Double = chance(0.5) ? 1 : -1
         let sweep = 2 * Double.pi * (1 + uniform(overshoot))
-        let endDrift = uniform(-0.05...0.14)
+        let endDrift = chance(0.5) ? uniform(0.04...0.18) : uniform(-0.05...0.05)
         let startDrift = uniform(-0.04...0.04)
         // A slightly egg-shaped, not perfectly elliptical, outline.
         let lumpPhase = uniform(0...(2 * .pi)), lump = uniform(0...0.05)
@@ -48,7 +48,7 @@ extension StrokeSynthesizer {
         case .random: drawsHead = chance(0.8)
         }
         if drawsHead {
-            let headLength = max(length * uniform(0.1...0.24), min(6, length / 3))
+            let headLength = max(length * uniform(0.15...0.3), min(6, length / 3))
             path += headPoints(tip: tip, direction: normalized(tip - control), length: headLength)
         }
         return path
@@ -58,8 +58,8 @@ extension StrokeSynthesizer {
     /// `direction`.
     mutating func headPoints(tip: SIMD2<Double>, direction: SIMD2<Double>, length: Double) -> [SIMD2<Double>] {
         let side: Double = chance(0.5) ? 1 : -1
-        let first = tip - rotated(direction, by: side * uniform(0.35...0.7)) * length * uniform(0.8...1.2)
-        let second = tip - rotated(direction, by: -side * uniform(0.35...0.7)) * length * uniform(0.8...1.2)
+        let first = tip - rotated(direction, by: side * uniform(0.3...0.6)) * length * uniform(0.8...1.2)
+        let second = tip - rotated(direction, by: -side * uniform(0.3...0.6)) * length * uniform(0.8...1.2)
         let returned = tip + SIMD2(normal(), normal()) * length * 0.06
         let variant = generator.nextUnit()
         if variant < 0.7 {

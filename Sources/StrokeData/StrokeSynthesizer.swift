@@ -35,7 +35,7 @@ public struct StrokeSynthesizer {
         public var canvas: Double
 
         public init(
-            jitter: Double = 0.018, tremor: Double = 0.35, sampleSpacing: ClosedRange<Double> = 2.5...5.5,
+            jitter: Double = 0.013, tremor: Double = 0.35, sampleSpacing: ClosedRange<Double> = 2.5...5.5,
             sampleRate: ClosedRange<Double> = 60...240, speedVariation: Double = 0.25,
             overshoot: ClosedRange<Double> = -0.05...0.12, ellipseRatio: ClosedRange<Double> = 0.6...1.0,
             size: ClosedRange<Double> = 40...400, canvas: Double = 1000
@@ -118,6 +118,21 @@ public struct StrokeSynthesizer {
         return draw(path, size: 2 * stateRadius, startTime: 0)
     }
 
+    /// `strokes` retimed to follow one another, each starting 80-400 ms after the previous one
+    /// ended (editor shapes each start at time 0).
+    public mutating func inSequence(_ strokes: [Stroke]) -> [Stroke] {
+        var clock = 0.0
+        return strokes.map { stroke in
+            let start = stroke.points.first?.time ?? 0
+            var shifted = stroke
+            for index in shifted.points.indices {
+                shifted.points[index].time = clock + ((shifted.points[index].time ?? start) - start)
+            }
+            clock = (shifted.points.last?.time ?? clock) + uniform(80...400)
+            return shifted
+        }
+    }
+
     // MARK: - Free-standing shapes, for training data
 
     /// A random drawing of `kind`, with size, position, rotation and hand varying as they do in
@@ -134,20 +149,21 @@ public struct StrokeSynthesizer {
         case .arrow:
             let direction = uniform(0...(2 * .pi))
             let half = size / 2 * SIMD2(cos(direction), sin(direction))
-            let bend = chance(0.6) ? uniform(-0.04...0.04) : uniform(0.04...0.18) * (chance(0.5) ? 1 : -1)
+            // Most of the dataset's arrows are straight; a few bow a little.
+            let bend = chance(0.75) ? uniform(-0.03...0.03) : uniform(0.03...0.1) * (chance(0.5) ? 1 : -1)
             let head: ArrowHead = chance(0.85) ? .open : .none
             return [draw(arrowPath(from: center - half, to: center + half, bend: bend, head: head), size: size, startTime: 0)]
         case .cycle:
-            // Two families in the dataset: a nearly closed loop, and a wide arch over the state.
+            // Two families in the dataset: a round, nearly closed loop, and a wide arch over the state.
             let isArch = chance(0.35)
-            let width = size / 2 * (isArch ? uniform(0.9...1.0) : uniform(0.55...0.9))
+            let height = isArch ? size * uniform(0.35...0.6) : size * uniform(0.75...1.0)
             let loop = LoopShape(
-                halfWidth: width * (isArch ? 1 : uniform(0.35...0.7)),
-                height: isArch ? width * uniform(0.6...1.1) : size * uniform(0.75...1.0),
+                halfWidth: isArch ? size / 2 : height * uniform(0.4...0.65),
+                height: height,
                 span: isArch ? uniform(2.9...4.0) : uniform(4.4...5.9),
-                mirrored: chance(0.35), headLength: isArch || chance(0.9) ? size * uniform(0.2...0.35) : 0)
+                mirrored: chance(0.35), headLength: isArch || chance(0.9) ? size * uniform(0.15...0.3) : 0)
             // Loops sit on top of a state, mostly upright, but an editor places them anywhere.
-            let rotation = chance(0.6) ? uniform(-0.5...0.5) : uniform(0...(2 * .pi))
+            let rotation = chance(0.75) ? uniform(-0.5...0.5) : uniform(0...(2 * .pi))
             let outward = SIMD2(sin(rotation), -cos(rotation))
             let origin = center - outward * loop.height / 2
             return [draw(loopPath(loop, origin: origin, outward: outward), size: size, startTime: 0)]

@@ -28,10 +28,10 @@ import Testing
         sketch.append(synthesizer.circle(center: SIMD2(150, 200), radius: 50))
         sketch.append(synthesizer.circle(center: SIMD2(450, 200), radius: 50))
         sketch.append(synthesizer.arrow(from: SIMD2(205, 200), to: SIMD2(395, 200), head: .open))
-        sketch.append(synthesizer.arrow(from: SIMD2(410, 240), to: SIMD2(190, 240), head: .open, bend: -0.25))
+        sketch.append(synthesizer.arrow(from: SIMD2(410, 240), to: SIMD2(190, 240), head: .open, bend: 0.25))
         sketch.append(synthesizer.selfLoop(stateCenter: SIMD2(150, 200), stateRadius: 50, angle: -Double.pi / 2))
         sketch.append(synthesizer.selfLoop(stateCenter: SIMD2(450, 200), stateRadius: 50, angle: 0.3))
-        drawings["sketch"] = [sketch]
+        drawings["sketch"] = [synthesizer.inSequence(sketch)]
         let encoder = JSONEncoder()
         for (name, list) in drawings {
             try encoder.encode(list).write(to: folder.appendingPathComponent("\(name).json"))

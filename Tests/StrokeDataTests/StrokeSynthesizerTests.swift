@@ -67,6 +67,20 @@ import Testing
         }
     }
 
+    @Test func inSequenceMakesTimesIncreaseAcrossStrokes() {
+        var synthesizer = StrokeSynthesizer(seed: 8)
+        let strokes = synthesizer.inSequence([
+            synthesizer.circle(center: SIMD2(100, 100), radius: 40),
+            synthesizer.arrow(from: SIMD2(150, 100), to: SIMD2(300, 100)),
+            synthesizer.selfLoop(stateCenter: SIMD2(100, 100), stateRadius: 40, angle: -1.5),
+        ])
+        checkWellFormed(strokes, "sequence")
+        for index in 1..<strokes.count {
+            let pause = strokes[index].points[0].time! - strokes[index - 1].points.last!.time!
+            #expect((80...400).contains(pause), "pause before stroke \(index) is \(pause) ms")
+        }
+    }
+
     @Test func sampleSpacingIsLikeAPencil() {
         var synthesizer = StrokeSynthesizer(seed: 2)
         var steps: [Double] = []
