@@ -6,9 +6,13 @@ extension StrokeSynthesizer {
     /// Draws `ideal` (a dense polyline; corners are kept) as a human would: a slow wobble of
     /// amplitude `style.jitter * size`, a speed that drops at corners and at both ends, samples at
     /// a fixed device rate, tremor, and timestamps in milliseconds from `startTime`.
+    /// Non-finite points (from non-finite editor geometry) are dropped, so a stroke is never
+    /// poisoned by NaN; with no finite point left the stroke is empty.
     mutating func draw(_ ideal: [SIMD2<Double>], size: Double, startTime: Double) -> Stroke {
-        let size = max(size, 1)
-        let path = densified(ideal, maximumStep: max(size / 150, 0.05))
+        let size = size.isFinite ? max(size, 1) : 1
+        let finite = ideal.filter { $0.x.isFinite && $0.y.isFinite }
+        guard !finite.isEmpty else { return Stroke(points: []) }
+        let path = densified(finite, maximumStep: max(size / 150, 0.05))
         guard path.count >= 2 else {
             let point = path.first ?? .zero
             return Stroke(points: [StrokePoint(x: point.x, y: point.y, time: startTime)])
@@ -65,6 +69,11 @@ extension StrokeSynthesizer {
 
         // Sampling at the device rate, always keeping the last point; tremor as AR(1) noise.
         let interval = 1000 / rate
+        // NOTE: a huge drawing (an editor passing wild geometry) is drawn faster rather than
+        // sampled millions of times: at most `maximumSamples` samples per stroke.
+        let maximumSamples = 5000.0
+        let hurry = max(1, times[path.count - 1] / (interval * (maximumSamples - 2)))
+        if hurry > 1 { times = times.map { $0 / hurry } }
         let duration = times[path.count - 1]
         var points: [StrokePoint] = []
         var segment = 0

@@ -29,7 +29,8 @@ extension StrokeSynthesizer {
 
     /// A shaft from `start` to `tip` (a quadratic curve when `bend` is not zero), then the head.
     mutating func arrowPath(
-        from start: SIMD2<Double>, to tip: SIMD2<Double>, bend: Double, head: ArrowHead
+        from start: SIMD2<Double>, to tip: SIMD2<Double>, bend: Double, head: ArrowHead,
+        maximumHeadLength: Double = .infinity
     ) -> [SIMD2<Double>] {
         let length = distance(start, tip)
         let along = normalized(tip - start)
@@ -48,7 +49,7 @@ extension StrokeSynthesizer {
         case .random: drawsHead = chance(0.8)
         }
         if drawsHead {
-            let headLength = max(length * uniform(0.15...0.3), min(6, length / 3))
+            let headLength = min(max(length * uniform(0.15...0.3), min(6, length / 3)), maximumHeadLength)
             path += headPoints(tip: tip, direction: normalized(tip - control), length: headLength)
         }
         return path

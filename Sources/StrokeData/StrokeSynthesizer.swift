@@ -76,6 +76,10 @@ public struct StrokeSynthesizer {
 
     /// A synthesizer whose output depends only on `seed` and `style`.
     public init(seed: UInt64, style: Style = .default) {
+        precondition(style.sampleRate.lowerBound > 0, "Style.sampleRate must be positive, got \(style.sampleRate)")
+        precondition(style.sampleSpacing.lowerBound > 0, "Style.sampleSpacing must be positive, got \(style.sampleSpacing)")
+        precondition(style.size.lowerBound > 0, "Style.size must be positive, got \(style.size)")
+        precondition(style.ellipseRatio.lowerBound > 0, "Style.ellipseRatio must be positive, got \(style.ellipseRatio)")
         self.style = style
         self.generator = SeededGenerator(seed: seed)
     }
@@ -100,7 +104,8 @@ public struct StrokeSynthesizer {
         from start: SIMD2<Double>, to tip: SIMD2<Double>, head: ArrowHead = .random, bend: Double = 0
     ) -> Stroke {
         let length = distance(start, tip)
-        let path = arrowPath(from: start, to: tip, bend: bend, head: head)
+        // Heads of long transitions stay hand-sized instead of growing with the shaft.
+        let path = arrowPath(from: start, to: tip, bend: bend, head: head, maximumHeadLength: uniform(20...35))
         return draw(path, size: max(length, 1), startTime: 0)
     }
 

@@ -81,6 +81,20 @@ import Testing
         }
     }
 
+    @Test func nonFiniteEditorGeometryGivesNoNonFinitePoints() {
+        var synthesizer = StrokeSynthesizer(seed: 9)
+        let strokes = [
+            synthesizer.circle(center: SIMD2(.nan, 0), radius: 40),
+            synthesizer.arrow(from: SIMD2(0, 0), to: SIMD2(.infinity, 10)),
+            synthesizer.selfLoop(stateCenter: SIMD2(0, 0), stateRadius: .nan, angle: 1),
+        ]
+        for stroke in strokes {
+            #expect(stroke.points.allSatisfy { $0.x.isFinite && $0.y.isFinite && ($0.time ?? 0).isFinite })
+        }
+        let huge = synthesizer.arrow(from: SIMD2(0, 0), to: SIMD2(1e12, 0))
+        #expect((2...5000).contains(huge.points.count), "a 1e12-long arrow has \(huge.points.count) samples")
+    }
+
     @Test func sampleSpacingIsLikeAPencil() {
         var synthesizer = StrokeSynthesizer(seed: 2)
         var steps: [Double] = []
