@@ -1,0 +1,126 @@
+import Foundation
+
+/// Ideal paths (before the pen model) of the three shape classes.
+extension StrokeSynthesizer {
+    /// An ellipse drawn once around from a random start, with overshoot or gap at the close.
+    /// The end often drifts inward or outward, as the small hook where real circles close.
+    mutating func circlePath(
+        center: SIMD2<Double>, radii: SIMD2<Double>, tilt: Double, overshoot: ClosedRange<Double>
+    ) -> [SIMD2<Double>] {
+        // Half of the dataset's circles start near the top; the rest anywhere.
+        let worldStart = chance(0.5) ? -Double.pi / 2 + uniform(-0.7...0.7) : uniform(0...(2 * .pi))
+        let start = worldStart - tilt
+        let direction: Double = chance(0.5) ? 1 : -1
+        let sweep = 2 * Double.pi * (1 + uniform(overshoot))
+        let endDrift = chance(0.5) ? uniform(0.04...0.18) : uniform(-0.05...0.05)
+        let startDrift = uniform(-0.04...0.04)
+        // A slightly egg-shaped, not perfectly elliptical, outline.
+        let lumpPhase = uniform(0...(2 * .pi)), lump = uniform(0...0.05)
+        let count = 160
+        return (0...count).map { step in
+            let t = Double(step) / Double(count)
+            let theta = start + direction * sweep * t
+            let radial = 1 - endDrift * smoothstep((t - 0.85) / 0.15) + startDrift * (1 - smoothstep(t / 0.08))
+                + lump * sin(2 * theta + lumpPhase)
+            let local = SIMD2(radii.x * cos(theta), radii.y * sin(theta)) * radial
+            return center + rotated(local, by: tilt)
+        }
+    }
+
+    /// A shaft from `start` to `tip` (a quadratic curve when `bend` is not zero), then the head.
+    mutating func arrowPath(
+        from start: SIMD2<Double>, to tip: SIMD2<Double>, bend: Double, head: ArrowHead,
+        maximumHeadLength: Double = .infinity
+    ) -> [SIMD2<Double>] {
+        let length = distance(start, tip)
+        let along = normalized(tip - start)
+        let left = SIMD2(along.y, -along.x)  // left of the travel direction on screen (y down)
+        // A quadratic Bezier's sagitta is half its control point's offset.
+        let control = (start + tip) / 2 + left * (2 * bend * length)
+        let count = 60
+        var path = (0...count).map { step -> SIMD2<Double> in
+            let t = Double(step) / Double(count)
+            return (1 - t) * (1 - t) * start + 2 * (1 - t) * t * control + t * t * tip
+        }
+        let drawsHead: Bool
+        switch head {
+        case .none: drawsHead = false
+        case .open: drawsHead = true
+        case .random: drawsHead = chance(0.8)
+        }
+        if drawsHead {
+            let headLength = min(max(length * uniform(0.15...0.3), min(6, length / 3)), maximumHeadLength)
+            path += headPoints(tip: tip, direction: normalized(tip - control), length: headLength)
+        }
+        return path
+    }
+
+    /// The points after the tip of an arrowhead drawn without lifting the pen, pointing along
+    /// `direction`.
+    mutating func headPoints(tip: SIMD2<Double>, direction: SIMD2<Double>, length: Double) -> [SIMD2<Double>] {
+        let side: Double = chance(0.5) ? 1 : -1
+        let first = tip - rotated(direction, by: side * uniform(0.3...0.6)) * length * uniform(0.8...1.2)
+        let second = tip - rotated(direction, by: -side * uniform(0.3...0.6)) * length * uniform(0.8...1.2)
+        let returned = tip + SIMD2(normal(), normal()) * length * 0.06
+        let variant = generator.nextUnit()
+        if variant < 0.7 {
+            return [first, returned, second]  // tip -> barb -> tip -> barb
+        } else if variant < 0.82 {
+            return [first]  // a half head
+        } else {
+            return [first, second, returned]  // a closed triangle
+        }
+    }
+
+    /// A self-loop's outline in its own frame: x along the rim, y outward from the state.
+    struct LoopShape {
+        /// Half the width of the loop's widest part.
+        var halfWidth: Double
+        /// How far the loop reaches out from the rim.
+        var height: Double
+        /// The angle the loop turns through, in radians (2 pi would close it).
+        var span: Double
+        /// Drawn the other way round.
+        var mirrored: Bool
+        /// The arrowhead's barb length; zero for none.
+        var headLength: Double
+    }
+
+    /// A loop on an elliptical arc whose two ends rest on the line y = 0 of the frame at
+    /// `origin`, bulging along `outward`, with the head pointing back along the end tangent.
+    mutating func loopPath(_ loop: LoopShape, origin: SIMD2<Double>, outward: SIMD2<Double>) -> [SIMD2<Double>] {
+        // An ellipse with centre (0, k) and radii (a, b): the ends at angle -pi/2 +- gap/2 lie on
+        // y = 0 when k = b cos(gap/2); the top is at k + b = height.
+        let gap = 2 * Double.pi - loop.span
+        let b = loop.height / (1 + cos(gap / 2))
+        let k = b * cos(gap / 2)
+        let a = loop.halfWidth
+        let tangent = SIMD2(-outward.y, outward.x)
+        let sign: Double = loop.mirrored ? -1 : 1
+        let lean = uniform(-0.25...0.25)  // the loop leans to one side, as a hand-drawn curl does
+        func frame(_ p: SIMD2<Double>) -> SIMD2<Double> {
+            origin + tangent * (sign * (p.x + lean * p.y)) + outward * p.y
+        }
+        let first = -Double.pi / 2 + gap / 2
+        // Ends that cross or stop short, as in the dataset's curls.
+        let crossing = uniform(-0.15...0.3) * a
+        let count = 120
+        var path = (0...count).map { step -> SIMD2<Double> in
+            let t = Double(step) / Double(count)
+            let theta = first + loop.span * t
+            let shift = crossing * (1 - smoothstep(t / 0.2)) - crossing * smoothstep((t - 0.8) / 0.2)
+            return frame(SIMD2(a * cos(theta) + shift, k + b * sin(theta)))
+        }
+        if loop.headLength > 0 {
+            let end = path[count], before = path[count - 6]
+            path += headPoints(tip: end, direction: normalized(end - before), length: loop.headLength)
+        }
+        return path
+    }
+}
+
+/// 0 below 0, 1 above 1, a smooth cubic ramp between.
+func smoothstep(_ x: Double) -> Double {
+    let t = min(max(x, 0), 1)
+    return t * t * (3 - 2 * t)
+}

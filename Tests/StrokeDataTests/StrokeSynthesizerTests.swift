@@ -1,0 +1,210 @@
+import Foundation
+import StrokeData
+import StrokeImage
+import Testing
+
+@Suite struct StrokeSynthesizerTests {
+    private func positions(_ stroke: Stroke) -> [SIMD2<Double>] {
+        stroke.points.map { SIMD2($0.x, $0.y) }
+    }
+
+    private func distance(_ a: SIMD2<Double>, _ b: SIMD2<Double>) -> Double {
+        let d = a - b
+        return (d * d).sum().squareRoot()
+    }
+
+    private func boundingBoxDiagonal(_ points: [SIMD2<Double>]) -> Double {
+        var low = points[0], high = points[0]
+        for point in points {
+            low = pointwiseMin(low, point)
+            high = pointwiseMax(high, point)
+        }
+        return distance(low, high)
+    }
+
+    /// Finite coordinates, times that never go backwards, at least two points.
+    private func checkWellFormed(_ strokes: [Stroke], _ label: String) {
+        #expect(!strokes.isEmpty, "\(label): no strokes")
+        var lastTime = -Double.infinity
+        for (index, stroke) in strokes.enumerated() {
+            #expect(stroke.points.count >= 2, "\(label): stroke \(index) has \(stroke.points.count) points")
+            for point in stroke.points {
+                let time = point.time ?? .nan
+                #expect(point.x.isFinite && point.y.isFinite && time.isFinite,
+                        "\(label): stroke \(index) has a non-finite point \(point)")
+                #expect(time >= lastTime, "\(label): stroke \(index) time goes back from \(lastTime) to \(time)")
+                lastTime = time
+            }
+        }
+    }
+
+    @Test func sameSeedGivesIdenticalStrokes() {
+        func sample(_ seed: UInt64) -> [[Stroke]] {
+            var synthesizer = StrokeSynthesizer(seed: seed)
+            var drawings = StrokeSynthesizer.ShapeKind.allCases.map { synthesizer.shape($0) }
+            drawings += StrokeSynthesizer.NonShapeKind.allCases.map { synthesizer.nonShape($0) }
+            drawings.append([synthesizer.circle(center: SIMD2(100, 100), radius: 40)])
+            drawings.append([synthesizer.arrow(from: SIMD2(0, 0), to: SIMD2(200, 50), bend: 0.2)])
+            drawings.append([synthesizer.selfLoop(stateCenter: SIMD2(100, 100), stateRadius: 40, angle: 1)])
+            drawings.append(synthesizer.randomNonShape().strokes)
+            return drawings
+        }
+        #expect(sample(42) == sample(42))
+        #expect(sample(42) != sample(43))
+    }
+
+    @Test func everyKindGivesFiniteTimedStrokes() {
+        var synthesizer = StrokeSynthesizer(seed: 1)
+        for _ in 0..<20 {
+            for kind in StrokeSynthesizer.ShapeKind.allCases {
+                let strokes = synthesizer.shape(kind)
+                checkWellFormed(strokes, kind.rawValue)
+                #expect(strokes.count == 1, "\(kind.rawValue) gave \(strokes.count) strokes, expected one")
+            }
+            for kind in StrokeSynthesizer.NonShapeKind.allCases {
+                checkWellFormed(synthesizer.nonShape(kind), kind.rawValue)
+            }
+        }
+    }
+
+    @Test func inSequenceMakesTimesIncreaseAcrossStrokes() {
+        var synthesizer = StrokeSynthesizer(seed: 8)
+        let strokes = synthesizer.inSequence([
+            synthesizer.circle(center: SIMD2(100, 100), radius: 40),
+            synthesizer.arrow(from: SIMD2(150, 100), to: SIMD2(300, 100)),
+            synthesizer.selfLoop(stateCenter: SIMD2(100, 100), stateRadius: 40, angle: -1.5),
+        ])
+        checkWellFormed(strokes, "sequence")
+        for index in 1..<strokes.count {
+            let pause = strokes[index].points[0].time! - strokes[index - 1].points.last!.time!
+            #expect((80...400).contains(pause), "pause before stroke \(index) is \(pause) ms")
+        }
+    }
+
+    @Test func nonFiniteEditorGeometryGivesNoNonFinitePoints() {
+        var synthesizer = StrokeSynthesizer(seed: 9)
+        let strokes = [
+            synthesizer.circle(center: SIMD2(.nan, 0), radius: 40),
+            synthesizer.arrow(from: SIMD2(0, 0), to: SIMD2(.infinity, 10)),
+            synthesizer.selfLoop(stateCenter: SIMD2(0, 0), stateRadius: .nan, angle: 1),
+        ]
+        for stroke in strokes {
+            #expect(stroke.points.allSatisfy { $0.x.isFinite && $0.y.isFinite && ($0.time ?? 0).isFinite })
+        }
+        let huge = synthesizer.arrow(from: SIMD2(0, 0), to: SIMD2(1e12, 0))
+        #expect((2...5000).contains(huge.points.count), "a 1e12-long arrow has \(huge.points.count) samples")
+    }
+
+    @Test func sampleSpacingIsLikeAPencil() {
+        var synthesizer = StrokeSynthesizer(seed: 2)
+        var steps: [Double] = []
+        for _ in 0..<30 {
+            for kind in StrokeSynthesizer.ShapeKind.allCases {
+                let points = positions(synthesizer.shape(kind)[0])
+                for index in 1..<points.count { steps.append(distance(points[index], points[index - 1])) }
+            }
+        }
+        steps.sort()
+        let median = steps[steps.count / 2]
+        #expect((2...8).contains(median), "median spacing \(median), expected 2...8 units")
+    }
+
+    @Test func circleLiesNearItsRadiusAndCloses() {
+        var synthesizer = StrokeSynthesizer(seed: 3)
+        for trial in 0..<40 {
+            let center = SIMD2(300.0, 200.0), radius = 20.0 + Double(trial) * 5
+            let points = positions(synthesizer.circle(center: center, radius: radius))
+            let mean = points.map { distance($0, center) }.reduce(0, +) / Double(points.count)
+            #expect(abs(mean - radius) <= 0.15 * radius,
+                    "trial \(trial): mean distance \(mean) from centre, radius \(radius), tolerance 15%")
+            let gap = distance(points.first!, points.last!)
+            #expect(gap <= 0.6 * radius, "trial \(trial): start and end \(gap) apart, radius \(radius)")
+        }
+    }
+
+    @Test func arrowReachesItsTip() {
+        var synthesizer = StrokeSynthesizer(seed: 4)
+        for trial in 0..<60 {
+            let start = SIMD2(50.0, 80.0)
+            let angle = Double(trial) * 0.7, length = 30.0 + Double(trial) * 6
+            let tip = start + length * SIMD2(cos(angle), sin(angle))
+            let head: StrokeSynthesizer.ArrowHead = trial % 3 == 0 ? .none : .open
+            let bend = Double(trial % 5 - 2) * 0.08
+            let points = positions(synthesizer.arrow(from: start, to: tip, head: head, bend: bend))
+            let farthest = points.max { distance($0, start) < distance($1, start) }!
+            #expect(distance(farthest, tip) <= 0.1 * length,
+                    "trial \(trial) (head \(head), bend \(bend)): farthest point \(farthest) is \(distance(farthest, tip)) from tip \(tip), length \(length)")
+        }
+    }
+
+    @Test func selfLoopStaysNearTheRimAtItsAngle() {
+        var synthesizer = StrokeSynthesizer(seed: 5)
+        for trial in 0..<40 {
+            let center = SIMD2(200.0, 200.0), radius = 30.0 + Double(trial)
+            let angle = Double(trial) * 0.45
+            let outward = SIMD2(cos(angle), sin(angle))
+            let rimPoint = center + radius * outward
+            let points = positions(synthesizer.selfLoop(stateCenter: center, stateRadius: radius, angle: angle))
+            for point in points {
+                #expect(distance(point, rimPoint) <= 1.8 * radius,
+                        "trial \(trial): point \(point) is \(distance(point, rimPoint)) from the rim point \(rimPoint), radius \(radius)")
+            }
+            // The last point may be the end of a barb, which points back out from the rim.
+            for (end, tolerance) in [(points.first!, 0.35), (points.last!, 0.5)] {
+                #expect(abs(distance(end, center) - radius) <= tolerance * radius,
+                        "trial \(trial): end \(end) is \(distance(end, center)) from the centre, radius \(radius), tolerance \(tolerance)")
+            }
+            // The loop bulges outward: its farthest point from the centre lies in direction `angle`.
+            let farthest = points.max { distance($0, center) < distance($1, center) }!
+            let direction = (farthest - center) / distance(farthest, center)
+            #expect((direction * outward).sum() >= cos(0.6),
+                    "trial \(trial): loop bulges towards \(direction), expected about \(outward)")
+        }
+    }
+
+    @Test func closureSeparatesCirclesFromArrows() {
+        var synthesizer = StrokeSynthesizer(seed: 6)
+        func meanClosure(_ kind: StrokeSynthesizer.ShapeKind) -> Double {
+            var total = 0.0
+            for _ in 0..<50 {
+                let points = positions(synthesizer.shape(kind)[0])
+                total += distance(points.first!, points.last!) / boundingBoxDiagonal(points)
+            }
+            return total / 50
+        }
+        let circle = meanClosure(.circle), arrow = meanClosure(.arrow), cycle = meanClosure(.cycle)
+        #expect(circle < 0.15, "circles: mean end gap / diagonal \(circle)")
+        #expect(arrow > 0.6, "arrows: mean end gap / diagonal \(arrow)")
+        #expect(circle < cycle && cycle < arrow, "closure circle \(circle) < cycle \(cycle) < arrow \(arrow) expected")
+    }
+
+    @Test func nonShapeKindsHaveDistinctGeometry() {
+        var synthesizer = StrokeSynthesizer(seed: 7)
+        // A crude signature of each kind: stroke count, end gap, and path length, all relative to
+        // the bounding box, averaged over a few drawings. Distinct kinds must not all coincide,
+        // and no kind may draw the same thing twice.
+        var signatures: [String: SIMD3<Double>] = [:]
+        for kind in StrokeSynthesizer.NonShapeKind.allCases {
+            var sum = SIMD3<Double>.zero
+            let first = synthesizer.nonShape(kind), second = synthesizer.nonShape(kind)
+            #expect(first != second, "\(kind.rawValue) drew the same strokes twice")
+            for _ in 0..<8 {
+                let strokes = synthesizer.nonShape(kind)
+                let all = strokes.flatMap(positions)
+                let diagonal = max(boundingBoxDiagonal(all), 1e-9)
+                var pathLength = 0.0
+                for stroke in strokes.map(positions) where stroke.count > 1 {
+                    for index in 1..<stroke.count { pathLength += distance(stroke[index], stroke[index - 1]) }
+                }
+                let gap = distance(all.first!, positions(strokes[0]).last!)
+                sum += SIMD3(Double(strokes.count), gap / diagonal, pathLength / diagonal)
+            }
+            signatures[kind.rawValue] = sum / 8
+        }
+        #expect(Set(StrokeSynthesizer.NonShapeKind.allCases.map(\.rawValue)).count
+                == StrokeSynthesizer.NonShapeKind.allCases.count)
+        let lengths = signatures.values.map(\.z)
+        #expect(lengths.max()! > 2 * lengths.min()!, "path lengths barely vary across kinds: \(signatures)")
+        #expect(Set(signatures.values.map(\.x)).count > 1, "every kind uses the same number of strokes")
+    }
+}
