@@ -1,0 +1,223 @@
+import Foundation
+import StrokeImage
+import StrokeModelFile
+import StrokeNN
+
+/// Classifies drawings with a trained CNN.
+///
+///     let classifier = try ShapeClassifier(contentsOf: modelURL)
+///     let result = try classifier.classify(image)      // a 28x28 white-on-black GrayImage
+///     if !result.isRejected { print(result.label, result.confidence) }
+///
+/// Thread-safe: share one classifier. Each call borrows a network replica (its own
+/// activations and work buffers) from a pool guarded by a lock, and returns it; the pool
+/// grows to the number of concurrent callers. After a replica's first use, classifying one
+/// image allocates nothing but the returned `Classification`.
+///
+/// The label is the most probable class; `isRejected` follows the model's `RejectRule`.
+public final class ShapeClassifier: StrokeClassifying, @unchecked Sendable {
+    /// Resource name of the model shipped with StrokeKit (in `Sources/StrokeKit/Resources`).
+    public static let bundledModelName = "automata-shapes.safetensors"
+    /// Largest number of images run through the network at once by the batch calls.
+    public static let maximumBatch = 64
+
+    /// The model file's metadata.
+    public let metadata: ModelMetadata
+    /// When a classification is rejected, from the metadata.
+    public let rejectRule: RejectRule
+    /// Class labels in output order.
+    public var classes: [String] { metadata.classes }
+
+    /// Holds the parameters; never run, only copied into replicas.
+    private let prototype: Network
+    private let lock = NSLock()
+    // Replicas that run one image at a time keep batch size 1, so they never reallocate.
+    private var singleImageReplicas: [Replica] = []
+    private var batchReplicas: [Replica] = []
+
+    /// Loads the model file at `url` (see `TrainedModel.load(contentsOf:)` for the checks).
+    public convenience init(contentsOf url: URL) throws {
+        self.init(model: try TrainedModel.load(contentsOf: url))
+    }
+
+    /// A classifier running a copy of `model`'s parameters: later changes to
+    /// `model.network` do not affect it.
+    public init(model: TrainedModel) {
+        metadata = model.metadata
+        // TrainedModel.init checked the rule, so this cannot fail.
+        rejectRule = try! RejectRule(metadata: model.metadata, source: "<memory>")
+        prototype = Self.makeNetwork(like: model.network)
+        prototype.copyParameters(from: model.network)
+    }
+
+    /// The model shipped with StrokeKit, trained on the automata-shapes dataset
+    /// (`arrow`, `circle`, `cycle`). Loading reads and checks the file: call once and share.
+    /// Throws `ClassifierError.bundledModelMissing` when this build carries no model.
+    public static func bundledDefault() throws -> ShapeClassifier {
+        let name = (bundledModelName as NSString).deletingPathExtension
+        let bundle = Bundle.module
+        guard let url = bundle.url(forResource: name, withExtension: "safetensors", subdirectory: "Resources")
+            ?? bundle.url(forResource: name, withExtension: "safetensors")
+        else {
+            throw ClassifierError.bundledModelMissing(resource: "Resources/\(bundledModelName)")
+        }
+        return try ShapeClassifier(contentsOf: url)
+    }
+
+    // MARK: - Classifying
+
+    /// Classifies one image of `ModelInput.side`² pixels, white ink on black.
+    /// Throws `ClassifierError.imageSizeMismatch` for any other size: aspect-fit the drawing first.
+    public func classify(_ image: GrayImage) throws -> Classification {
+        try checkSize(of: image, index: nil)
+        return withReplica(forSingleImages: true) { replica in
+            replica.network.forward(batch: 1, training: false) { ModelInput.fill(image, into: $0) }
+            return replica.classification(ofRow: 0, rule: rejectRule, classes: classes)
+        }
+    }
+
+    /// Classifies many images, running the network on up to `maximumBatch` at a time.
+    /// Same results as classifying each image alone, up to float rounding.
+    public func classify(images: [GrayImage]) throws -> [Classification] {
+        for (index, image) in images.enumerated() { try checkSize(of: image, index: index) }
+        return runBatches(count: images.count) { replica, range in
+            let imageSize = ModelInput.side * ModelInput.side
+            replica.network.forward(batch: range.count, training: false) { buffer in
+                for (offset, index) in range.enumerated() { ModelInput.fill(images[index], into: buffer + offset * imageSize) }
+            }
+        }
+    }
+
+    /// Classifies a drawing of one or more strokes: rasterizes them the way the training
+    /// images were made, then classifies the image.
+    public func classify(_ strokes: [Stroke]) throws -> Classification {
+        try withReplica(forSingleImages: true) { replica in
+            let image = replica.strokeImage(0)
+            try rasterizeForModel(strokes, into: image)
+            replica.network.forward(batch: 1, training: false) { $0.update(from: image.baseAddress!, count: image.count) }
+            return replica.classification(ofRow: 0, rule: rejectRule, classes: classes)
+        }
+    }
+
+    /// Classifies many drawings, each made of one or more strokes.
+    public func classify(strokeBatch drawings: [[Stroke]]) throws -> [Classification] {
+        try runBatches(count: drawings.count) { replica, range in
+            for (offset, index) in range.enumerated() { try rasterizeForModel(drawings[index], into: replica.strokeImage(offset)) }
+            let staged = replica.strokeImage(0).baseAddress!
+            replica.network.forward(batch: range.count, training: false) { buffer in
+                buffer.update(from: staged, count: range.count * ModelInput.side * ModelInput.side)
+            }
+        }
+    }
+
+    // MARK: - Implementation
+
+    private func checkSize(of image: GrayImage, index: Int?) throws {
+        guard image.width == ModelInput.side && image.height == ModelInput.side else {
+            throw ClassifierError.imageSizeMismatch(
+                index: index, width: image.width, height: image.height, expectedSide: ModelInput.side)
+        }
+    }
+
+    /// Splits `count` examples into batches of at most `maximumBatch`; `forward` runs the
+    /// network on one batch (the given index range), then its rows are classified.
+    private func runBatches(
+        count: Int, forward: (Replica, Range<Int>) throws -> Void
+    ) rethrows -> [Classification] {
+        guard count > 0 else { return [] }
+        var results: [Classification] = []
+        results.reserveCapacity(count)
+        try withReplica(forSingleImages: false) { replica in
+            for start in stride(from: 0, to: count, by: Self.maximumBatch) {
+                let range = start..<min(start + Self.maximumBatch, count)
+                try forward(replica, range)
+                for row in 0..<range.count {
+                    results.append(replica.classification(ofRow: row, rule: rejectRule, classes: classes))
+                }
+            }
+        }
+        return results
+    }
+
+    /// Runs `body` with a replica taken from the pool (or made), and puts it back.
+    private func withReplica<Result>(forSingleImages single: Bool, _ body: (Replica) throws -> Result) rethrows -> Result {
+        lock.lock()
+        let pooled = single ? singleImageReplicas.popLast() : batchReplicas.popLast()
+        lock.unlock()
+        let replica = pooled ?? makeReplica()
+        defer {
+            lock.lock()
+            if single { singleImageReplicas.append(replica) } else { batchReplicas.append(replica) }
+            lock.unlock()
+        }
+        return try body(replica)
+    }
+
+    /// A fresh network with the prototype's parameters. Reading the prototype concurrently is
+    /// safe: nothing writes it after `init`.
+    private func makeReplica() -> Replica {
+        let network = Self.makeNetwork(like: prototype)
+        network.copyParameters(from: prototype)
+        return Replica(network: network)
+    }
+
+    private static func makeNetwork(like network: Network) -> Network {
+        do {
+            return try Network(architecture: network.architecture, classCount: network.classCount,
+                               inputChannels: network.inputChannels, inputHeight: network.inputHeight,
+                               inputWidth: network.inputWidth)
+        } catch {
+            preconditionFailure("rebuilding an existing network cannot fail: \(error)")
+        }
+    }
+}
+
+/// One network replica and its scratch buffers, used by one call at a time.
+private final class Replica {
+    let network: Network
+    /// Softmax of one row of logits.
+    private let probabilities: UnsafeMutableBufferPointer<Float>
+    /// Rasterized strokes, up to `maximumBatch` images; allocated on first use.
+    private var strokeImages: UnsafeMutableBufferPointer<Float>?
+
+    init(network: Network) {
+        self.network = network
+        probabilities = .allocate(capacity: network.classCount)
+        probabilities.initialize(repeating: 0)
+    }
+
+    deinit {
+        probabilities.deallocate()
+        strokeImages?.deallocate()
+    }
+
+    /// The staging buffer of image `index` in a stroke batch.
+    func strokeImage(_ index: Int) -> UnsafeMutableBufferPointer<Float> {
+        let imageSize = ModelInput.side * ModelInput.side
+        if strokeImages == nil {
+            let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: ShapeClassifier.maximumBatch * imageSize)
+            buffer.initialize(repeating: 0)
+            strokeImages = buffer
+        }
+        return UnsafeMutableBufferPointer(rebasing: strokeImages![index * imageSize ..< (index + 1) * imageSize])
+    }
+
+    /// Softmax of the last forward pass's logits in `row`, then the reject rule.
+    func classification(ofRow row: Int, rule: RejectRule, classes: [String]) -> Classification {
+        let classCount = network.classCount
+        network.withLogits { logits in
+            let base = row * classCount
+            // NOTE: subtracting the largest logit keeps exp from overflowing; the result is unchanged.
+            var largest = logits[base]
+            for index in 1..<classCount { largest = max(largest, logits[base + index]) }
+            var sum: Float = 0
+            for index in 0..<classCount {
+                let value = exp(logits[base + index] - largest)
+                probabilities[index] = value
+                sum += value
+            }
+            for index in 0..<classCount { probabilities[index] /= sum }
+        }
+        return rule.classification(probabilities: UnsafeBufferPointer(probabilities), classes: classes)
+    }
+}
