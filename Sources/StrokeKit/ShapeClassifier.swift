@@ -93,7 +93,7 @@ public final class ShapeClassifier: StrokeClassifying, @unchecked Sendable {
     public func classify(_ strokes: [Stroke]) throws -> Classification {
         try withReplica(forSingleImages: true) { replica in
             let image = replica.strokeImage(0)
-            try rasterizeForModel(strokes, into: image)
+            rasterizeForModel(strokes, into: image)
             replica.network.forward(batch: 1, training: false) { $0.update(from: image.baseAddress!, count: image.count) }
             return replica.classification(ofRow: 0, rule: rejectRule, classes: classes)
         }
@@ -102,7 +102,7 @@ public final class ShapeClassifier: StrokeClassifying, @unchecked Sendable {
     /// Classifies many drawings, each made of one or more strokes.
     public func classify(strokeBatch drawings: [[Stroke]]) throws -> [Classification] {
         try runBatches(count: drawings.count) { replica, range in
-            for (offset, index) in range.enumerated() { try rasterizeForModel(drawings[index], into: replica.strokeImage(offset)) }
+            for (offset, index) in range.enumerated() { rasterizeForModel(drawings[index], into: replica.strokeImage(offset)) }
             let staged = replica.strokeImage(0).baseAddress!
             replica.network.forward(batch: range.count, training: false) { buffer in
                 buffer.update(from: staged, count: range.count * ModelInput.side * ModelInput.side)

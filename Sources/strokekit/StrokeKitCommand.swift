@@ -5,5 +5,8 @@ struct StrokeKitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "strokekit",
         abstract: "Train, evaluate and run small CNNs for hand-drawn stroke shapes.",
-        subcommands: [BenchCommand.self, RecognizeCommand.self, SimulateCommand.self])
+        subcommands: [
+            TrainCommand.self, EvaluateCommand.self, PredictCommand.self, BenchCommand.self,
+            RecognizeCommand.self, SimulateCommand.self,
+        ])
 }

@@ -1,0 +1,266 @@
+import ArgumentParser
+import Foundation
+import StrokeData
+import StrokeKit
+import StrokeModelFile
+import StrokeNN
+import StrokeTraining
+
+/// `strokekit train`: train the CNN on a folder-per-class PNG dataset.
+struct TrainCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "train",
+        abstract: "Train a stroke-shape CNN on a folder-per-class PNG dataset.",
+        discussion: """
+            Splits the dataset (stratified, seeded) into training and validation sets, trains,
+            keeps the weights with the best validation accuracy, prints their evaluation and
+            writes the model atomically. With --folds K it runs stratified k-fold
+            cross-validation instead and writes no model.
+            """)
+
+    @OptionGroup var dataset: DatasetOptions
+
+    @Option(help: ArgumentHelp("Model file to write (safetensors).", valueName: "file"))
+    var output = "model.safetensors"
+
+    @Option(help: "Passes over the training set.")
+    var epochs = 20
+
+    @Option(help: "Images per training step.")
+    var batchSize = 32
+
+    @Option(help: "Step size of the optimizer.")
+    var learningRate: Float = 0.001
+
+    @Option(help: ArgumentHelp("Optimizer: adam or sgd (with --momentum).", valueName: "adam|sgd"))
+    var optimizer = "adam"
+
+    @Option(help: "Momentum for --optimizer sgd.")
+    var momentum: Float = 0.9
+
+    @Option(help: "Weight decay (decoupled for Adam, L2 for SGD); 0 = off.")
+    var weightDecay: Float = 0
+
+    @Option(help: "Seed for the split, initialisation, shuffling and augmentation.")
+    var seed: UInt64 = 0
+
+    @Option(help: "Fraction of each class held out for validation.")
+    var validationSplit = 0.2
+
+    @Option(help: ArgumentHelp("Run stratified k-fold cross-validation with K folds (writes no model).", valueName: "K"))
+    var folds: Int?
+
+    @Option(help: "Stop after this many epochs without a better validation accuracy.")
+    var patience: Int?
+
+    @Option(help: ArgumentHelp("Network architecture, e.g. c16-p-c32-p-c64-p-d128 (see README).", valueName: "spec"))
+    var arch = ArchitectureSpec.default.description
+
+    @Option(help: ArgumentHelp("Stored weight precision: fp32 or fp16.", valueName: "fp32|fp16"))
+    var precision = "fp32"
+
+    @Option(help: "Worker threads per batch (data parallel).")
+    var workers = min(2, ProcessInfo.processInfo.activeProcessorCount)
+
+    @Option(help: ArgumentHelp("Append one JSON object per epoch to this file.", valueName: "file"))
+    var log: String?
+
+    @Flag(help: "Machine-readable output: one JSON object per epoch and a final summary on stdout.")
+    var json = false
+
+    func validate() throws {
+        guard ["adam", "sgd"].contains(optimizer) else { throw ValidationError("--optimizer must be adam or sgd") }
+        guard ["fp32", "fp16"].contains(precision) else { throw ValidationError("--precision must be fp32 or fp16") }
+        guard epochs >= 1 else { throw ValidationError("--epochs must be at least 1") }
+        guard batchSize >= 1 else { throw ValidationError("--batch-size must be at least 1") }
+        guard learningRate > 0, learningRate.isFinite else { throw ValidationError("--learning-rate must be positive") }
+        guard validationSplit >= 0, validationSplit < 1 else { throw ValidationError("--validation-split must be in [0, 1)") }
+        if let folds, folds < 2 { throw ValidationError("--folds must be at least 2") }
+        if let patience, patience < 1 { throw ValidationError("--patience must be at least 1") }
+        guard workers >= 1 else { throw ValidationError("--workers must be at least 1") }
+        do { _ = try ArchitectureSpec(parsing: arch) } catch { throw ValidationError("\(error)") }
+    }
+
+    func run() throws {
+        let data = try dataset.load()
+        var configuration = TrainingConfiguration()
+        configuration.architecture = try ArchitectureSpec(parsing: arch)
+        configuration.epochs = epochs
+        configuration.batchSize = batchSize
+        configuration.learningRate = learningRate
+        configuration.optimizer = optimizer == "sgd" ? .sgd(momentum: momentum) : .adam
+        configuration.weightDecay = weightDecay
+        configuration.seed = seed
+        configuration.patience = patience
+        configuration.workers = workers
+        let logFile = try log.map { try EpochLog(path: $0) }
+        if let folds {
+            try crossValidate(data, folds: folds, configuration: configuration, logFile: logFile)
+        } else {
+            try trainOnce(data, configuration: configuration, logFile: logFile)
+        }
+    }
+
+    private func trainOnce(_ data: LabeledImageDataset, configuration: TrainingConfiguration, logFile: EpochLog?) throws {
+        let split = try data.stratifiedSplit(validationFraction: validationSplit, seed: seed)
+        if !json { Terminal.note(data.summaryTable(train: split.train, validation: split.validation)) }
+        let validation = split.validation.isEmpty ? nil : data.examples(split.validation)
+        let trainer = try Trainer(configuration: configuration, classes: data.classes)
+        let reporter = ProgressReporter(json: json, logFile: logFile, label: nil)
+        let result = try trainer.train(data.examples(split.train), validation: validation, progress: reporter.report)
+        reporter.finish()
+
+        let metadata = ModelMetadata(
+            classes: data.classes, architecture: configuration.architecture.description,
+            training: .init(datasetSHA256: data.fingerprint, seed: seed, epochs: result.history.count,
+                            validationAccuracy: result.validationAccuracy, created: Date()))
+        let outputURL = URL(fileURLWithPath: output)
+        try TrainedModel(network: result.network, metadata: metadata)
+            .write(to: outputURL, precision: precision == "fp16" ? .float16 : .float32)
+
+        let evaluation = validation.map { Evaluator.evaluate(result.network, on: $0, classes: data.classes) }
+        if json {
+            var summary: [String: Any] = [
+                "type": "summary", "epochs": result.history.count, "best_epoch": result.bestEpoch,
+                "train_images": result.trainImages, "seconds": result.trainingSeconds,
+                "images_per_second": result.imagesPerSecond, "output": outputURL.path,
+            ]
+            summary["validation_accuracy"] = result.validationAccuracy ?? NSNull()
+            if let evaluation { summary["evaluation"] = evaluation.jsonObject() }
+            try printJSON(summary)
+        } else {
+            if let evaluation {
+                print("validation evaluation (best epoch \(result.bestEpoch) of \(result.history.count)):")
+                print(evaluation.textReport())
+            }
+            print("trained \(result.trainImages) images x \(result.history.count) epochs in "
+                  + "\(String(format: "%.2f", result.trainingSeconds)) s (\(Int(result.imagesPerSecond)) images/s)")
+            print("wrote \(outputURL.path)")
+        }
+    }
+
+    private func crossValidate(_ data: LabeledImageDataset, folds: Int, configuration: TrainingConfiguration,
+                               logFile: EpochLog?) throws {
+        let splits = try data.stratifiedFolds(folds, seed: seed)
+        var evaluations: [Evaluation] = []
+        var seconds = 0.0, images = 0
+        for (index, split) in splits.enumerated() {
+            let trainer = try Trainer(configuration: configuration, classes: data.classes)
+            let validation = data.examples(split.validation)
+            let reporter = ProgressReporter(json: json, logFile: logFile, label: "fold \(index + 1)/\(folds)")
+            let result = try trainer.train(data.examples(split.train), validation: validation, progress: reporter.report)
+            reporter.finish()
+            let evaluation = Evaluator.evaluate(result.network, on: validation, classes: data.classes)
+            evaluations.append(evaluation)
+            seconds += result.trainingSeconds
+            images += result.trainImages * result.history.count
+            if json {
+                try printJSON(["type": "fold", "fold": index + 1, "accuracy": evaluation.accuracy,
+                               "best_epoch": result.bestEpoch, "confusion_matrix": evaluation.confusionMatrix])
+            } else {
+                print("fold \(index + 1)/\(folds): accuracy \(percent(evaluation.accuracy)) (best epoch \(result.bestEpoch))")
+            }
+        }
+        let accuracies = evaluations.map(\.accuracy)
+        let mean = accuracies.reduce(0, +) / Double(accuracies.count)
+        let deviation = (accuracies.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(accuracies.count)).squareRoot()
+        let combined = Evaluation.combined(evaluations)
+        if json {
+            try printJSON(["type": "summary", "folds": folds, "accuracies": accuracies, "mean_accuracy": mean,
+                           "std_accuracy": deviation, "seconds": seconds, "images_per_second": Double(images) / seconds,
+                           "evaluation": combined.jsonObject()])
+        } else {
+            print("\(folds)-fold cross-validation: accuracy \(percent(mean)) ± \(percent(deviation)) (population std)")
+            print("summed over folds:")
+            print(combined.textReport())
+        }
+    }
+}
+
+/// Turns training progress into a progress bar (TTY), plain epoch lines (not a TTY) or
+/// JSON lines (`--json`), and appends epoch records to the `--log` file.
+final class ProgressReporter {
+    let json: Bool
+    let logFile: EpochLog?
+    let label: String?
+    private var lastDraw = ContinuousClock.now - .seconds(1)
+
+    init(json: Bool, logFile: EpochLog?, label: String?) {
+        self.json = json
+        self.logFile = logFile
+        self.label = label
+    }
+
+    func report(_ progress: TrainingProgress) {
+        switch progress {
+        case .batch(let epoch, let batch, let batchCount, let loss, let accuracy, let rate, let remaining):
+            guard !json, Terminal.stderrIsTTY else { return }
+            // Redraw at most 20 times a second: drawing must not slow training down.
+            let now = ContinuousClock.now
+            guard batch == batchCount || now - lastDraw > .milliseconds(50) else { return }
+            lastDraw = now
+            Terminal.overwriteLine(
+                (label.map { "\($0) " } ?? "")
+                + "epoch \(epoch) \(progressBar(Double(batch) / Double(batchCount))) batch \(batch)/\(batchCount) "
+                + "loss \(String(format: "%.4f", loss)) acc \(percent(accuracy)) "
+                + "\(Int(rate)) img/s ETA \(formatDuration(remaining))")
+        case .epoch(let record):
+            logFile?.append(record, label: label)
+            if json {
+                var object = record.jsonObject
+                object["type"] = "epoch"
+                if let label { object["fold"] = label }
+                try? printJSON(object)
+                return
+            }
+            let line = (label.map { "\($0) " } ?? "")
+                + "epoch \(record.epoch): loss \(String(format: "%.4f", record.trainLoss)) "
+                + "acc \(percent(record.trainAccuracy))"
+                + (record.validationAccuracy.map { " val_loss \(String(format: "%.4f", record.validationLoss ?? .nan)) val_acc \(percent($0))" } ?? "")
+                + " \(Int(record.imagesPerSecond)) img/s"
+            if Terminal.stderrIsTTY { Terminal.overwriteLine(line + "\n") } else { Terminal.note(line) }
+        }
+    }
+
+    func finish() {}
+}
+
+extension EpochRecord {
+    var jsonObject: [String: Any] {
+        var object: [String: Any] = [
+            "epoch": epoch, "train_loss": trainLoss, "train_accuracy": trainAccuracy,
+            "seconds": seconds, "images_per_second": imagesPerSecond,
+        ]
+        object["validation_loss"] = validationLoss ?? NSNull()
+        object["validation_accuracy"] = validationAccuracy ?? NSNull()
+        return object
+    }
+}
+
+/// The `--log FILE`: one JSON object per epoch, appended as each epoch ends.
+final class EpochLog {
+    let handle: FileHandle
+    let path: String
+
+    init(path: String) throws {
+        self.path = path
+        guard FileManager.default.createFile(atPath: path, contents: nil) ,
+              let handle = FileHandle(forWritingAtPath: path) else {
+            throw CLIError("cannot write the log file \(path): check that its folder exists and is writable")
+        }
+        self.handle = handle
+    }
+
+    func append(_ record: EpochRecord, label: String?) {
+        var object = record.jsonObject
+        if let label { object["fold"] = label }
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return }
+        handle.write(data + Data("\n".utf8))
+    }
+}
+
+/// An error the CLI reports as `Error: <message>` with a non-zero exit.
+struct CLIError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
