@@ -7,12 +7,12 @@ extension StrokeSynthesizer {
     mutating func circlePath(
         center: SIMD2<Double>, radii: SIMD2<Double>, tilt: Double, overshoot: ClosedRange<Double>
     ) -> [SIMD2<Double>] {
-        // Half of the dataset's circles start near the top; the rest anywhere.
-        let worldStart = chance(0.5) ? -Double.pi / 2 + uniform(-0.7...0.7) : uniform(0...(2 * .pi))
+        // Most of the dataset's circles start near the top; the rest anywhere.
+        let worldStart = chance(0.65) ? -Double.pi / 2 + uniform(-0.7...0.7) : uniform(0...(2 * .pi))
         let start = worldStart - tilt
         let direction: Double = chance(0.5) ? 1 : -1
         let sweep = 2 * Double.pi * (1 + uniform(overshoot))
-        let endDrift = chance(0.5) ? uniform(0.04...0.18) : uniform(-0.05...0.05)
+        let endDrift = chance(0.5) ? uniform(0.04...0.22) : uniform(-0.05...0.05)
         let startDrift = uniform(-0.04...0.04)
         // A slightly egg-shaped, not perfectly elliptical, outline.
         let lumpPhase = uniform(0...(2 * .pi)), lump = uniform(0...0.05)
