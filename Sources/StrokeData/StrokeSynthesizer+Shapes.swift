@@ -59,8 +59,8 @@ extension StrokeSynthesizer {
     /// `direction`.
     mutating func headPoints(tip: SIMD2<Double>, direction: SIMD2<Double>, length: Double) -> [SIMD2<Double>] {
         let side: Double = chance(0.5) ? 1 : -1
-        let first = tip - rotated(direction, by: side * uniform(0.3...0.6)) * length * uniform(0.8...1.2)
-        let second = tip - rotated(direction, by: -side * uniform(0.3...0.6)) * length * uniform(0.8...1.2)
+        let first = tip - rotated(direction, by: side * uniform(0.25...0.5)) * length * uniform(0.8...1.2)
+        let second = tip - rotated(direction, by: -side * uniform(0.25...0.5)) * length * uniform(0.8...1.2)
         let returned = tip + SIMD2(normal(), normal()) * length * 0.06
         let variant = generator.nextUnit()
         if variant < 0.7 {
