@@ -163,9 +163,11 @@ public struct StrokeSynthesizer {
         case .cycle:
             // Two families in the dataset: a round, nearly closed loop, and a wide arch over the state.
             let isArch = chance(0.35)
-            let height = isArch ? size * uniform(0.35...0.6) : size * uniform(0.75...1.0)
+            // Loops are about as wide as tall; keep the longer side at `size`.
+            let widthRatio = uniform(0.4...0.8)
+            let height = isArch ? size * uniform(0.35...0.6) : size * uniform(0.75...1.0) / max(1, 2 * widthRatio)
             let loop = LoopShape(
-                halfWidth: isArch ? size / 2 : height * uniform(0.4...0.8),
+                halfWidth: isArch ? size / 2 : height * widthRatio,
                 height: height,
                 span: isArch ? uniform(2.9...4.0) : uniform(4.4...5.9),
                 mirrored: chance(0.35), headLength: isArch || chance(0.9) ? size * uniform(0.15...0.3) : 0)
