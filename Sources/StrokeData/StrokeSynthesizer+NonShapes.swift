@@ -8,10 +8,12 @@ import StrokeImage
 extension StrokeSynthesizer {
     /// The kinds of non-shape drawing.
     public enum NonShapeKind: String, CaseIterable, Sendable {
-        case letterA, letterB, letterC, letterE, letterL, letterM, letterS, letterU, letterV, letterW, letterZ
+        case letterA, letterB, letterC, letterE, letterL, letterM, letterN, letterR, letterS, letterU, letterV
+        case letterW, letterZ
         case digit2, digit3, digit4, digit6, digit7, digit8, digit9
-        case checkMark, star, xMark, zigZag, scribble, hatching, spiral, coil
-        case square, triangle, polygon, bracket, curlyBrace, questionMark, wavyLine, heart, infinity, dot
+        case checkMark, star, xMark, plusSign, zigZag, scribble, hatching, spiral, coil, lightning
+        case square, triangle, polygon, bracket, curlyBrace, questionMark, wavyLine, heart, infinity
+        case cloud, rose, dot
     }
 
     /// A random drawing of `kind` (one or more strokes, timed one after another), with random
@@ -73,6 +75,12 @@ extension StrokeSynthesizer {
                 + smooth([(-0.7, -0.5), (-0.45, -0.75), (-0.05, -0.5), (-0.02, 0.7)])
             let second = lines([(0, -0.45)]) + smooth([(0, -0.45), (0.3, -0.75), (0.65, -0.5), (0.7, 0.7)])
             return ([first + second], true)
+        case .letterN:
+            let hump = smooth([(-0.5, -0.45), (-0.2, -0.75), (0.4, -0.6), (0.5, 0.7)])
+            return ([lines([(-0.5, 0.7), (-0.5, -0.45)]) + hump], true)
+        case .letterR:
+            let shoulder = smooth([(-0.4, -0.3), (-0.1, -0.7), (0.3, -0.75), (0.55, -0.55)])
+            return ([lines([(-0.4, -0.75), (-0.4, 0.75), (-0.4, -0.3)]) + shoulder], true)
         case .letterS:
             return ([smooth([(0.5, -0.7), (0, -0.95), (-0.5, -0.6), (0, -0.05), (0.5, 0.5), (0, 0.95), (-0.55, 0.7)])], true)
         case .letterU:
@@ -116,6 +124,10 @@ extension StrokeSynthesizer {
                 return ([lines([(-0.6, -0.6), (0.6, 0.6)]), lines([(0.6, -0.6), (-0.6, 0.6)])], false)
             }
             return ([lines([(-0.6, -0.6), (0.6, 0.6), (0.6, -0.6), (-0.6, 0.6)])], false)
+        case .plusSign:
+            return ([lines([(0, -0.8), (0, 0.8)]), lines([(-0.8, 0), (0.8, 0)])], false)
+        case .lightning:
+            return ([lines([(0.3, -1), (-0.35, 0.1), (0.3, 0), (-0.3, 1)])], true)
         case .zigZag:
             let teeth = 3 + index(below: 5), height = uniform(0.25...0.6)
             let corners = (0...teeth).map { step -> (Double, Double) in
@@ -166,7 +178,7 @@ extension StrokeSynthesizer {
             let hook = smooth([(-0.45, -0.5), (-0.1, -0.95), (0.45, -0.65), (0.35, -0.2), (0, 0.1), (0, 0.45)])
             return ([hook, lines([(0, 0.85), (0.02, 0.9)])], true)
         case .wavyLine:
-            let periods = uniform(1...3), amplitude = uniform(0.08...0.22), phase = uniform(0...(2 * .pi))
+            let periods = uniform(1.5...3.5), amplitude = uniform(0.1...0.22), phase = uniform(0...(2 * .pi))
             return ([(0...100).map { step in
                 let x = -1 + 2 * Double(step) / 100
                 return SIMD2(x, amplitude * sin(Double.pi * periods * x + phase))
@@ -180,6 +192,23 @@ extension StrokeSynthesizer {
                 let t = start + 2 * Double.pi * 1.04 * Double(step) / 120
                 let scale = 1 / (1 + sin(t) * sin(t))
                 return SIMD2(cos(t) * scale, 1.6 * sin(t) * cos(t) * scale)
+            }], false)
+        case .cloud:
+            // A scalloped closed outline: a near miss for the circle.
+            let bumps = 5 + index(below: 4), depth = uniform(0.12...0.25), start = uniform(0...(2 * .pi))
+            return ([(0...200).map { step in
+                let angle = start + 2 * Double.pi * Double(step) / 200
+                let radius = 1 - depth + depth * abs(sin(Double(bumps) * (angle - start) / 2))
+                return SIMD2(1.3 * radius * cos(angle), radius * sin(angle))
+            }], false)
+        case .rose:
+            // r = cos(k theta): three or four petals, each a loop from the centre.
+            let petals = 3 + index(below: 2)
+            let k = petals == 3 ? 3.0 : 2.0, turns = petals == 3 ? 1.0 : 2.0
+            return ([(0...240).map { step in
+                let angle = Double.pi * turns * Double(step) / 240
+                let radius = cos(k * angle)
+                return SIMD2(radius * cos(angle), radius * sin(angle))
             }], false)
         case .dot:
             return ([smooth([(0, 0), (0.5, 0.3), (0.1, 0.8), (-0.4, 0.2)])], false)

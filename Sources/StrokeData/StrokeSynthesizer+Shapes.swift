@@ -7,12 +7,12 @@ extension StrokeSynthesizer {
     mutating func circlePath(
         center: SIMD2<Double>, radii: SIMD2<Double>, tilt: Double, overshoot: ClosedRange<Double>
     ) -> [SIMD2<Double>] {
-        // Half of the dataset's circles start near the top; the rest anywhere.
-        let worldStart = chance(0.5) ? -Double.pi / 2 + uniform(-0.7...0.7) : uniform(0...(2 * .pi))
+        // Most of the dataset's circles start near the top; the rest anywhere.
+        let worldStart = chance(0.65) ? -Double.pi / 2 + uniform(-0.7...0.7) : uniform(0...(2 * .pi))
         let start = worldStart - tilt
         let direction: Double = chance(0.5) ? 1 : -1
         let sweep = 2 * Double.pi * (1 + uniform(overshoot))
-        let endDrift = chance(0.5) ? uniform(0.04...0.18) : uniform(-0.05...0.05)
+        let endDrift = chance(0.5) ? uniform(0.04...0.22) : uniform(-0.05...0.05)
         let startDrift = uniform(-0.04...0.04)
         // A slightly egg-shaped, not perfectly elliptical, outline.
         let lumpPhase = uniform(0...(2 * .pi)), lump = uniform(0...0.05)
@@ -59,8 +59,8 @@ extension StrokeSynthesizer {
     /// `direction`.
     mutating func headPoints(tip: SIMD2<Double>, direction: SIMD2<Double>, length: Double) -> [SIMD2<Double>] {
         let side: Double = chance(0.5) ? 1 : -1
-        let first = tip - rotated(direction, by: side * uniform(0.3...0.6)) * length * uniform(0.8...1.2)
-        let second = tip - rotated(direction, by: -side * uniform(0.3...0.6)) * length * uniform(0.8...1.2)
+        let first = tip - rotated(direction, by: side * uniform(0.25...0.5)) * length * uniform(0.8...1.2)
+        let second = tip - rotated(direction, by: -side * uniform(0.25...0.5)) * length * uniform(0.8...1.2)
         let returned = tip + SIMD2(normal(), normal()) * length * 0.06
         let variant = generator.nextUnit()
         if variant < 0.7 {

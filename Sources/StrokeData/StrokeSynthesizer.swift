@@ -37,7 +37,7 @@ public struct StrokeSynthesizer {
         public init(
             jitter: Double = 0.013, tremor: Double = 0.35, sampleSpacing: ClosedRange<Double> = 2.5...5.5,
             sampleRate: ClosedRange<Double> = 60...240, speedVariation: Double = 0.25,
-            overshoot: ClosedRange<Double> = -0.05...0.12, ellipseRatio: ClosedRange<Double> = 0.6...1.0,
+            overshoot: ClosedRange<Double> = -0.05...0.12, ellipseRatio: ClosedRange<Double> = 0.55...0.97,
             size: ClosedRange<Double> = 40...400, canvas: Double = 1000
         ) {
             self.jitter = jitter
@@ -152,7 +152,9 @@ public struct StrokeSynthesizer {
             let path = circlePath(center: center, radii: radii, tilt: uniform(0...(2 * .pi)), overshoot: style.overshoot)
             return [draw(path, size: size, startTime: 0)]
         case .arrow:
-            let direction = uniform(0...(2 * .pi))
+            // Half of the dataset's arrows are drawn along an axis (left-right or up-down).
+            let direction = chance(0.5)
+                ? Double(index(below: 4)) * .pi / 2 + uniform(-0.12...0.12) : uniform(0...(2 * .pi))
             let half = size / 2 * SIMD2(cos(direction), sin(direction))
             // Most of the dataset's arrows are straight; a few bow a little.
             let bend = chance(0.75) ? uniform(-0.03...0.03) : uniform(0.03...0.1) * (chance(0.5) ? 1 : -1)
@@ -161,9 +163,11 @@ public struct StrokeSynthesizer {
         case .cycle:
             // Two families in the dataset: a round, nearly closed loop, and a wide arch over the state.
             let isArch = chance(0.35)
-            let height = isArch ? size * uniform(0.35...0.6) : size * uniform(0.75...1.0)
+            // Loops are about as wide as tall; keep the longer side at `size`.
+            let widthRatio = uniform(0.4...0.8)
+            let height = isArch ? size * uniform(0.35...0.6) : size * uniform(0.75...1.0) / max(1, 2 * widthRatio)
             let loop = LoopShape(
-                halfWidth: isArch ? size / 2 : height * uniform(0.4...0.65),
+                halfWidth: isArch ? size / 2 : height * widthRatio,
                 height: height,
                 span: isArch ? uniform(2.9...4.0) : uniform(4.4...5.9),
                 mirrored: chance(0.35), headLength: isArch || chance(0.9) ? size * uniform(0.15...0.3) : 0)
