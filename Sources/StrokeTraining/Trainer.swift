@@ -81,7 +81,7 @@ public final class Trainer {
 
         let batchCount = (train.count + config.batchSize - 1) / config.batchSize
         var history: [EpochRecord] = []
-        var best: (epoch: Int, accuracy: Double, weights: [[Float]])? = nil
+        var best: (epoch: Int, accuracy: Double, loss: Double, weights: [[Float]])? = nil
         var trainingSeconds = 0.0
         var epochsWithoutImprovement = 0
         let workers = replicas.map { WorkerState(network: $0, classCount: classes.count) }
@@ -137,9 +137,12 @@ public final class Trainer {
             history.append(record)
             progress(.epoch(record))
 
-            let accuracy = validationAccuracy ?? 0
-            if best == nil || validationAccuracy == nil || accuracy > best!.accuracy {
-                best = (epoch, accuracy, master.parameters.map(\.value.values))
+            // Best = highest validation accuracy; ties (common on small validation sets that
+            // reach 100% early) go to the lower validation loss.
+            let accuracy = validationAccuracy ?? 0, loss = validationLoss ?? 0
+            if best == nil || validationAccuracy == nil || accuracy > best!.accuracy
+                || (accuracy == best!.accuracy && loss < best!.loss) {
+                best = (epoch, accuracy, loss, master.parameters.map(\.value.values))
                 epochsWithoutImprovement = 0
             } else {
                 epochsWithoutImprovement += 1

@@ -35,6 +35,11 @@ extension LabeledImageDataset {
             sources: indices.map { samples[$0].url.path })
     }
 
+    /// A dataset of the samples at `indices` (same classes), e.g. to split a fold again.
+    func subset(_ indices: [Int]) -> LabeledImageDataset {
+        LabeledImageDataset(classes: classes, samples: indices.map { samples[$0] })
+    }
+
     /// Every sample, in order.
     var allExamples: LabeledExamples { examples(Array(samples.indices)) }
 }

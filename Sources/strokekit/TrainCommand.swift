@@ -146,11 +146,16 @@ struct TrainCommand: ParsableCommand {
         var seconds = 0.0, images = 0
         for (index, split) in splits.enumerated() {
             let trainer = try Trainer(configuration: configuration, classes: data.classes)
-            let validation = data.examples(split.validation)
+            // The held-out fold is only evaluated at the end: the best epoch is chosen on an
+            // inner validation split of the training folds, so the fold's score is unbiased.
+            let inner = try data.subset(split.train).stratifiedSplit(validationFraction: validationSplit, seed: seed)
+            let innerTrain = inner.train.map { split.train[$0] }, innerValidation = inner.validation.map { split.train[$0] }
             let reporter = ProgressReporter(json: json, logFile: logFile, label: "fold \(index + 1)/\(folds)")
-            let result = try trainer.train(data.examples(split.train), validation: validation, progress: reporter.report)
+            let result = try trainer.train(
+                data.examples(innerTrain), validation: innerValidation.isEmpty ? nil : data.examples(innerValidation),
+                progress: reporter.report)
             reporter.finish()
-            let evaluation = Evaluator.evaluate(result.network, on: validation, classes: data.classes)
+            let evaluation = Evaluator.evaluate(result.network, on: data.examples(split.validation), classes: data.classes)
             evaluations.append(evaluation)
             seconds += result.trainingSeconds
             images += result.trainImages * result.history.count
