@@ -48,15 +48,21 @@ public enum Evaluator {
 
     /// A full evaluation (confusion matrix, per-class metrics, misclassified examples).
     /// `keepImages` stores each example's image in its prediction, for reports.
+    /// Predictions are the most probable class (a background class such as `none` included);
+    /// `isRejected` is set by `rejectRule`: a background class won, or the confidence is
+    /// below the rule's minimum.
     public static func evaluate(_ network: Network, on examples: LabeledExamples, classes: [String],
-                                keepImages: Bool = true) -> Evaluation {
+                                rejectRule: RejectRule = RejectRule(), keepImages: Bool = true) -> Evaluation {
         let all = probabilities(network, images: examples.images)
         let predictions = all.indices.map { index in
             let probabilities = all[index]
             let predicted = probabilities.indices.max(by: { probabilities[$0] < probabilities[$1] })!
+            let confidence = probabilities[predicted]
+            let isRejected = rejectRule.backgroundClasses.contains(predicted)
+                || rejectRule.minimumConfidence.map { confidence < $0 } ?? false
             return Prediction(
                 source: examples.sources[index], trueClass: examples.labels[index], predictedClass: predicted,
-                confidence: probabilities[predicted], probabilities: probabilities,
+                confidence: confidence, probabilities: probabilities, isRejected: isRejected,
                 image: keepImages ? examples.images[index] : nil)
         }
         return Evaluation(classes: classes, predictions: predictions)

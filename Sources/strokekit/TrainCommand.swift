@@ -4,6 +4,8 @@ import StrokeData
 import StrokeKit
 import StrokeModelFile
 import StrokeNN
+import StrokeReport
+import StrokeTensor
 import StrokeTraining
 
 /// `strokekit train`: train the CNN on a folder-per-class PNG dataset.
@@ -68,6 +70,22 @@ struct TrainCommand: ParsableCommand {
     @Flag(help: "Machine-readable output: one JSON object per epoch and a final summary on stdout.")
     var json = false
 
+
+    @Flag(help: "Augment training images each epoch (seeded rotation, scale, shift, pen width, elastic).")
+    var augment = false
+
+    @Option(help: ArgumentHelp("Add N synthetic drawings per shape class to the training set.", valueName: "N"))
+    var synthetic = 0
+
+    @Option(help: ArgumentHelp("Add N synthetic non-shapes as a reject class 'none' (the reject option).", valueName: "N"))
+    var negatives = 0
+
+    @Option(help: ArgumentHelp("Also reject predictions whose confidence is below P (stored in the model).", valueName: "P"))
+    var rejectBelow: Float?
+
+    @Option(help: ArgumentHelp("Write a report: .html page (curves, evaluation) or .png heatmap.", valueName: "file"))
+    var report: String?
+
     func validate() throws {
         guard ["adam", "sgd"].contains(optimizer) else { throw ValidationError("--optimizer must be adam or sgd") }
         guard ["fp32", "fp16"].contains(precision) else { throw ValidationError("--precision must be fp32 or fp16") }
@@ -78,6 +96,9 @@ struct TrainCommand: ParsableCommand {
         if let folds, folds < 2 { throw ValidationError("--folds must be at least 2") }
         if let patience, patience < 1 { throw ValidationError("--patience must be at least 1") }
         guard workers >= 1 else { throw ValidationError("--workers must be at least 1") }
+        guard synthetic >= 0, negatives >= 0 else { throw ValidationError("--synthetic and --negatives must be >= 0") }
+        if let rejectBelow, !(0...1).contains(rejectBelow) { throw ValidationError("--reject-below must be in 0...1") }
+        if let report { try ReportOutput.validate(report) }
         do { _ = try ArchitectureSpec(parsing: arch) } catch { throw ValidationError("\(error)") }
     }
 
@@ -93,32 +114,57 @@ struct TrainCommand: ParsableCommand {
         configuration.seed = seed
         configuration.patience = patience
         configuration.workers = workers
+        configuration.augmentation = augment ? ImageAugmentation.default : nil
+        let recipe = Recipe(data: data, synthetic: synthetic, negatives: negatives, seed: seed,
+                            rejectRule: RejectRule(
+                                minimumConfidence: rejectBelow,
+                                backgroundClasses: negatives > 0 ? [data.classes.count] : []))
         let logFile = try log.map { try EpochLog(path: $0) }
         if let folds {
-            try crossValidate(data, folds: folds, configuration: configuration, logFile: logFile)
+            try crossValidate(recipe, folds: folds, configuration: configuration, logFile: logFile)
         } else {
-            try trainOnce(data, configuration: configuration, logFile: logFile)
+            try trainOnce(recipe, configuration: configuration, logFile: logFile)
         }
     }
 
-    private func trainOnce(_ data: LabeledImageDataset, configuration: TrainingConfiguration, logFile: EpochLog?) throws {
+    private func trainOnce(_ recipe: Recipe, configuration: TrainingConfiguration, logFile: EpochLog?) throws {
+        let data = recipe.data
         let split = try data.stratifiedSplit(validationFraction: validationSplit, seed: seed)
         if !json { Terminal.note(data.summaryTable(train: split.train, validation: split.validation)) }
         let validation = split.validation.isEmpty ? nil : data.examples(split.validation)
-        let trainer = try Trainer(configuration: configuration, classes: data.classes)
+        let training = recipe.trainingSet(split.train, stream: 0)
+        if !json && training.count > split.train.count {
+            Terminal.note("plus \(training.count - split.train.count) synthetic training images")
+        }
+        let trainer = try Trainer(configuration: configuration, classes: recipe.classes)
         let reporter = ProgressReporter(json: json, logFile: logFile, label: nil)
-        let result = try trainer.train(data.examples(split.train), validation: validation, progress: reporter.report)
-        reporter.finish()
+        let result = try trainer.train(training, validation: validation, progress: reporter.report)
 
+        var extra: [String: String] = [:]
+        if let rejectBelow { extra[RejectRule.minimumConfidenceKey] = String(rejectBelow) }
+        if augment { extra["strokekit.train.augmentation"] = "default" }
+        if synthetic > 0 { extra["strokekit.train.synthetic_per_class"] = String(synthetic) }
+        if negatives > 0 { extra["strokekit.train.synthetic_negatives"] = String(negatives) }
         let metadata = ModelMetadata(
-            classes: data.classes, architecture: configuration.architecture.description,
+            classes: recipe.classes, architecture: configuration.architecture.description,
             training: .init(datasetSHA256: data.fingerprint, seed: seed, epochs: result.history.count,
-                            validationAccuracy: result.validationAccuracy, created: Date()))
+                            validationAccuracy: result.validationAccuracy, created: Date()),
+            extra: extra)
         let outputURL = URL(fileURLWithPath: output)
         try TrainedModel(network: result.network, metadata: metadata)
             .write(to: outputURL, precision: precision == "fp16" ? .float16 : .float32)
 
-        let evaluation = validation.map { Evaluator.evaluate(result.network, on: $0, classes: data.classes) }
+        let evaluation = validation.map {
+            Evaluator.evaluate(result.network, on: $0, classes: recipe.classes, rejectRule: recipe.rejectRule)
+        }
+        let rejection = evaluation.flatMap { recipe.rejectSummary(result.network, validation: $0) }
+        if let report {
+            try ReportOutput.write(report, content: ReportContent(
+                title: "StrokeKit training report", generated: ISO8601DateFormatter().string(from: Date()),
+                modelMetadata: ReportContent.metadataList(metadata.dictionary),
+                datasetSummary: recipe.datasetSummary(path: dataset.data), evaluation: evaluation,
+                history: result.history, rejectOption: rejection))
+        }
         if json {
             var summary: [String: Any] = [
                 "type": "summary", "epochs": result.history.count, "best_epoch": result.bestEpoch,
@@ -127,36 +173,43 @@ struct TrainCommand: ParsableCommand {
             ]
             summary["validation_accuracy"] = result.validationAccuracy ?? NSNull()
             if let evaluation { summary["evaluation"] = evaluation.jsonObject() }
+            if let rejection { summary["reject"] = rejection.jsonObject }
             try printJSON(summary)
         } else {
             if let evaluation {
                 print("validation evaluation (best epoch \(result.bestEpoch) of \(result.history.count)):")
                 print(evaluation.textReport())
             }
+            if let rejection { print(rejection.text) }
             print("trained \(result.trainImages) images x \(result.history.count) epochs in "
                   + "\(String(format: "%.2f", result.trainingSeconds)) s (\(Int(result.imagesPerSecond)) images/s)")
             print("wrote \(outputURL.path)")
+            if let report { print("wrote \(report)") }
         }
     }
 
-    private func crossValidate(_ data: LabeledImageDataset, folds: Int, configuration: TrainingConfiguration,
+    private func crossValidate(_ recipe: Recipe, folds: Int, configuration: TrainingConfiguration,
                                logFile: EpochLog?) throws {
+        let data = recipe.data
         let splits = try data.stratifiedFolds(folds, seed: seed)
         var evaluations: [Evaluation] = []
+        var foldResults: [FoldResult] = []
         var seconds = 0.0, images = 0
         for (index, split) in splits.enumerated() {
-            let trainer = try Trainer(configuration: configuration, classes: data.classes)
+            let trainer = try Trainer(configuration: configuration, classes: recipe.classes)
             // The held-out fold is only evaluated at the end: the best epoch is chosen on an
             // inner validation split of the training folds, so the fold's score is unbiased.
             let inner = try data.subset(split.train).stratifiedSplit(validationFraction: validationSplit, seed: seed)
             let innerTrain = inner.train.map { split.train[$0] }, innerValidation = inner.validation.map { split.train[$0] }
             let reporter = ProgressReporter(json: json, logFile: logFile, label: "fold \(index + 1)/\(folds)")
             let result = try trainer.train(
-                data.examples(innerTrain), validation: innerValidation.isEmpty ? nil : data.examples(innerValidation),
+                recipe.trainingSet(innerTrain, stream: UInt64(index + 1)),
+                validation: innerValidation.isEmpty ? nil : data.examples(innerValidation),
                 progress: reporter.report)
-            reporter.finish()
-            let evaluation = Evaluator.evaluate(result.network, on: data.examples(split.validation), classes: data.classes)
+            let evaluation = Evaluator.evaluate(result.network, on: data.examples(split.validation),
+                                                classes: recipe.classes, rejectRule: recipe.rejectRule)
             evaluations.append(evaluation)
+            foldResults.append(FoldResult(fold: index + 1, evaluation: evaluation, history: result.history))
             seconds += result.trainingSeconds
             images += result.trainImages * result.history.count
             if json {
@@ -170,15 +223,100 @@ struct TrainCommand: ParsableCommand {
         let mean = accuracies.reduce(0, +) / Double(accuracies.count)
         let deviation = (accuracies.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(accuracies.count)).squareRoot()
         let combined = Evaluation.combined(evaluations)
+        let confusions = recipe.cycleCircleConfusions(combined)
+        if let report {
+            try ReportOutput.write(report, content: ReportContent(
+                title: "StrokeKit \(folds)-fold cross-validation", generated: ISO8601DateFormatter().string(from: Date()),
+                datasetSummary: recipe.datasetSummary(path: dataset.data), folds: foldResults))
+        }
         if json {
             try printJSON(["type": "summary", "folds": folds, "accuracies": accuracies, "mean_accuracy": mean,
                            "std_accuracy": deviation, "seconds": seconds, "images_per_second": Double(images) / seconds,
+                           "cycle_as_circle": confusions.cycleAsCircle, "circle_as_cycle": confusions.circleAsCycle,
                            "evaluation": combined.jsonObject()])
         } else {
             print("\(folds)-fold cross-validation: accuracy \(percent(mean)) ± \(percent(deviation)) (population std)")
+            print("cycle↔circle confusions: \(confusions.cycleAsCircle) cycles as circles, "
+                  + "\(confusions.circleAsCycle) circles as cycles")
             print("summed over folds:")
             print(combined.textReport())
+            if let report { print("wrote \(report)") }
         }
+    }
+}
+
+/// The training recipe around a dataset: which synthetic images join the real ones,
+/// and the model's class list (the dataset's, plus `none` when training with negatives).
+struct Recipe {
+    let data: LabeledImageDataset
+    let synthetic: Int
+    let negatives: Int
+    let seed: UInt64
+    let rejectRule: RejectRule
+
+    var classes: [String] {
+        negatives > 0 ? data.classes + [SyntheticExamples.rejectClass] : data.classes
+    }
+
+    /// The real images at `indices` plus this recipe's synthetic ones (drawn from `stream`,
+    /// so every fold gets its own synthetic set).
+    func trainingSet(_ indices: [Int], stream: UInt64) -> LabeledExamples {
+        let real = data.examples(indices)
+        guard synthetic > 0 || negatives > 0 else { return real }
+        var generator = SeededGenerator.stream(seed: seed, 0x5157_0000 + stream)
+        return real.appending(SyntheticExamples.make(
+            classes: classes, perClass: synthetic, negatives: negatives, seed: generator.next()))
+    }
+
+    /// Reject-option figures: real validation shapes rejected, and held-out synthetic
+    /// non-shapes (a seed the training set never used) rejected.
+    func rejectSummary(_ network: Network, validation: Evaluation) -> RejectSummary? {
+        guard negatives > 0 || rejectRule.minimumConfidence != nil else { return nil }
+        var nonShapeCount: Int? = nil, nonShapesRejected: Int? = nil
+        if negatives > 0 {
+            var generator = SeededGenerator.stream(seed: seed, 0xBAD_5EED)
+            let heldOut = SyntheticExamples.make(classes: classes, perClass: 0, negatives: 1000, seed: generator.next())
+            let evaluation = Evaluator.evaluate(network, on: heldOut, classes: classes, rejectRule: rejectRule,
+                                                keepImages: false)
+            nonShapeCount = evaluation.count
+            nonShapesRejected = evaluation.predictions.filter(\.isRejected).count
+        }
+        let rule = [negatives > 0 ? "class 'none'" : nil,
+                    rejectRule.minimumConfidence.map { "confidence < \($0)" }].compactMap { $0 }.joined(separator: " or ")
+        return RejectSummary(
+            rule: rule, threshold: Double(rejectRule.minimumConfidence ?? 0),
+            trueShapeCount: validation.count, trueShapesRejected: validation.predictions.filter(\.isRejected).count,
+            nonShapeCount: nonShapeCount, nonShapesRejected: nonShapesRejected)
+    }
+
+    /// Cycles predicted as circles and circles predicted as cycles, the thesis's main confusion.
+    func cycleCircleConfusions(_ evaluation: Evaluation) -> (cycleAsCircle: Int, circleAsCycle: Int) {
+        guard let circle = classes.firstIndex(of: "circle"), let cycle = classes.firstIndex(of: "cycle") else { return (0, 0) }
+        return (evaluation.confusionMatrix[cycle][circle], evaluation.confusionMatrix[circle][cycle])
+    }
+
+    func datasetSummary(path: String) -> DatasetSummary {
+        DatasetSummary(path: path, fingerprint: data.fingerprint,
+                       classCounts: zip(data.classes, data.counts).map { ($0, $1) })
+    }
+}
+
+extension RejectSummary {
+    var text: String {
+        var lines = ["reject option (\(rule)): \(trueShapesRejected)/\(trueShapeCount) validation shapes rejected "
+                     + "(\(percent(trueShapeRejectionRate ?? 0)))"]
+        if let nonShapeCount, let nonShapesRejected {
+            lines.append("  held-out synthetic non-shapes rejected: \(nonShapesRejected)/\(nonShapeCount) "
+                         + "(\(percent(nonShapeRejectionRate ?? 0)))")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    var jsonObject: [String: Any] {
+        var object: [String: Any] = ["rule": rule, "true_shapes": trueShapeCount, "true_shapes_rejected": trueShapesRejected]
+        object["non_shapes"] = nonShapeCount ?? NSNull()
+        object["non_shapes_rejected"] = nonShapesRejected ?? NSNull()
+        return object
     }
 }
 
