@@ -1,6 +1,8 @@
 import ArgumentParser
+import Dispatch
 import Foundation
 import StrokeImage
+import StrokeModelFile
 import StrokeKit
 import StrokeNN
 import StrokeTensor
@@ -28,7 +30,9 @@ struct BenchCommand: ParsableCommand {
     func run() throws {
         let sgemm = measureSGEMM(threads: max(workers, 1))
         let training = try measureTraining()
-        let latency = try measureInferenceLatency()
+        let inference = try measureInferenceLatency()
+        let stroke = try measureStrokeLatency()
+        let strokesPerSecond = try measureStrokeThroughput()
         let efficiency = training.gflops / sgemm
         if json {
             let object: [String: Any] = [
@@ -36,15 +40,21 @@ struct BenchCommand: ParsableCommand {
                 "train_images_per_second": round2(training.imagesPerSecond),
                 "train_gflops": round2(training.gflops),
                 "train_efficiency": round2(efficiency * 100) / 100,
-                "infer_p50_us": round2(latency.p50),
-                "infer_p99_us": round2(latency.p99),
+                "infer_p50_us": round2(inference.p50),
+                "infer_p99_us": round2(inference.p99),
+                "stroke_p50_us": round2(stroke.p50),
+                "stroke_p99_us": round2(stroke.p99),
+                "strokes_per_second": round2(strokesPerSecond),
             ]
             try printJSON(object)
         } else {
             print("sgemm reference (1024x1024x1024, \(workers) threads): \(format(sgemm)) GFLOP/s")
             print("training, default net, batch 32, \(workers) workers: \(format(training.imagesPerSecond)) images/s, "
                   + "\(format(training.gflops)) GFLOP/s = \(format(efficiency * 100))% of sgemm")
-            print("inference, 1 image, 1 thread: p50 \(format(latency.p50)) µs, p99 \(format(latency.p99)) µs")
+            print("inference, 1 image, 1 thread: p50 \(format(inference.p50)) µs, p99 \(format(inference.p99)) µs")
+            print("stroke of 60 points, rasterize + classify, 1 thread: p50 \(format(stroke.p50)) µs, "
+                  + "p99 \(format(stroke.p99)) µs")
+            print("strokes/s, \(ProcessInfo.processInfo.activeProcessorCount) threads: \(format(strokesPerSecond))")
         }
     }
 
@@ -83,24 +93,73 @@ struct BenchCommand: ParsableCommand {
         return (result.imagesPerSecond, result.imagesPerSecond * flopsPerImage / 1e9)
     }
 
-    /// p50 and p99 of single-image forward passes on one thread.
-    func measureInferenceLatency() throws -> (p50: Double, p99: Double) {
+    /// A classifier with the default architecture and seeded random weights (latency does
+    /// not depend on the weights' values).
+    func benchmarkClassifier() throws -> ShapeClassifier {
         let network = try Network(architecture: .default, classCount: 3)
         network.initializeParameters(seed: 2)
-        let saved = BLAS.threadCount
-        BLAS.threadCount = 1
-        defer { BLAS.threadCount = saved }
-        var generator = SeededGenerator(seed: 3)
-        let image = GrayImage(width: 28, height: 28, pixels: (0..<784).map { _ in generator.nextUnit() < 0.15 ? 255 : 0 })
+        let metadata = ModelMetadata(classes: ["arrow", "circle", "cycle"], architecture: ArchitectureSpec.default.description)
+        return ShapeClassifier(model: TrainedModel(network: network, metadata: metadata))
+    }
+
+    /// p50 and p99 in microseconds of `body`, run `iterations` times after a warm-up.
+    func latency(iterations: Int = 2000, _ body: () throws -> Void) rethrows -> (p50: Double, p99: Double) {
+        for _ in 0..<200 { try body() }
         var samples: [Double] = []
-        for iteration in 0..<2200 {
+        samples.reserveCapacity(iterations)
+        for _ in 0..<iterations {
             let start = ContinuousClock.now
-            network.forward(batch: 1, training: false) { ModelInput.fill(image, into: $0) }
-            let micros = (ContinuousClock.now - start).inSeconds * 1e6
-            if iteration >= 200 { samples.append(micros) }  // warm-up excluded
+            try body()
+            samples.append((ContinuousClock.now - start).inSeconds * 1e6)
         }
         samples.sort()
         return (samples[samples.count / 2], samples[samples.count * 99 / 100])
+    }
+
+    /// p50 and p99 of classifying one 28x28 image through `ShapeClassifier`, one BLAS thread.
+    func measureInferenceLatency() throws -> (p50: Double, p99: Double) {
+        let classifier = try benchmarkClassifier()
+        var generator = SeededGenerator(seed: 3)
+        let image = GrayImage(width: 28, height: 28, pixels: (0..<784).map { _ in generator.nextUnit() < 0.15 ? 255 : 0 })
+        return try withOneBLASThread { try latency { _ = try classifier.classify(image) } }
+    }
+
+    /// End to end for one synthetic stroke of about 60 points: rasterize + classify.
+    func measureStrokeLatency() throws -> (p50: Double, p99: Double) {
+        let classifier = try benchmarkClassifier()
+        let stroke = sampleStroke()
+        return try withOneBLASThread { try latency { _ = try classifier.classify(stroke) } }
+    }
+
+    /// Strokes per second with every core classifying single strokes concurrently.
+    func measureStrokeThroughput() throws -> Double {
+        let classifier = try benchmarkClassifier()
+        let stroke = sampleStroke()
+        let threads = ProcessInfo.processInfo.activeProcessorCount, perThread = 4000
+        return try withOneBLASThread {
+            _ = try classifier.classify(stroke)
+            let start = ContinuousClock.now
+            DispatchQueue.concurrentPerform(iterations: threads) { _ in
+                for _ in 0..<perThread { _ = try? classifier.classify(stroke) }
+            }
+            return Double(threads * perThread) / (ContinuousClock.now - start).inSeconds
+        }
+    }
+
+    /// A hand-drawn-like circle of 60 points, 150 units across, with a little wobble.
+    func sampleStroke() -> Stroke {
+        Stroke((0..<60).map { index in
+            let angle = Double(index) / 59 * 2.1 * Double.pi
+            let radius = 75 + 4 * sin(5 * angle)
+            return (200 + radius * cos(angle), 300 + radius * sin(angle))
+        })
+    }
+
+    func withOneBLASThread<Result>(_ body: () throws -> Result) rethrows -> Result {
+        let saved = BLAS.threadCount
+        BLAS.threadCount = 1
+        defer { BLAS.threadCount = saved }
+        return try body()
     }
 }
 
