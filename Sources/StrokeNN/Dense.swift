@@ -32,9 +32,14 @@ public final class Dense: Layer {
             }
             input.values.withUnsafeBufferPointer { x in
                 weight.value.values.withUnsafeBufferPointer { w in
-                    BLAS.gemm(transposeB: true, m: batch, n: outputFeatures, k: inputFeatures,
-                              a: x.baseAddress!, lda: inputFeatures, b: w.baseAddress!, ldb: inputFeatures,
-                              beta: 1, c: y.baseAddress!, ldc: outputFeatures)
+                    if batch == 1 {
+                        BLAS.gemv(m: outputFeatures, n: inputFeatures, a: w.baseAddress!, lda: inputFeatures,
+                                  x: x.baseAddress!, beta: 1, y: y.baseAddress!)
+                    } else {
+                        BLAS.gemm(transposeB: true, m: batch, n: outputFeatures, k: inputFeatures,
+                                  a: x.baseAddress!, lda: inputFeatures, b: w.baseAddress!, ldb: inputFeatures,
+                                  beta: 1, c: y.baseAddress!, ldc: outputFeatures)
+                    }
                 }
             }
         }

@@ -26,6 +26,20 @@ public enum BLAS {
             beta, c, blasint(ldc))
     }
 
+    /// y(m) = alpha · A(m×n) · x(n) + beta · y, A row-major with row stride `lda`.
+    /// For a single example a dense layer is this product; as a GEMM with one row, OpenBLAS
+    /// would first copy (pack) the whole weight matrix, which costs more than the product.
+    @inlinable
+    public static func gemv(
+        m: Int, n: Int, alpha: Float = 1,
+        a: UnsafePointer<Float>, lda: Int,
+        x: UnsafePointer<Float>,
+        beta: Float = 0,
+        y: UnsafeMutablePointer<Float>
+    ) {
+        cblas_sgemv(CblasRowMajor, CblasNoTrans, blasint(m), blasint(n), alpha, a, blasint(lda), x, 1, beta, y, 1)
+    }
+
     /// The number of threads OpenBLAS uses for one call.
     public static var threadCount: Int {
         get { Int(openblas_get_num_threads()) }
