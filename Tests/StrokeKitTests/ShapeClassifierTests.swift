@@ -38,8 +38,9 @@ import Testing
 
     @Test func batchResultsEqualSingleResults() throws {
         let classifier = ShapeClassifier(model: Fixtures.model())
-        // 150 images: batches of 64, 64 and 22.
+        // 150 images: several full batches and a partial one.
         let images = Fixtures.images(count: 150, seed: 12)
+        #expect(images.count > ShapeClassifier.maximumBatch && images.count % ShapeClassifier.maximumBatch != 0)
         let batch = try classifier.classify(images: images)
         #expect(batch.count == images.count)
         for (index, image) in images.enumerated() {
