@@ -5,5 +5,5 @@ struct StrokeKitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "strokekit",
         abstract: "Train, evaluate and run small CNNs for hand-drawn stroke shapes.",
-        subcommands: [BenchCommand.self])
+        subcommands: [BenchCommand.self, InspectCommand.self])
 }
