@@ -2,6 +2,7 @@ import Foundation
 import StrokeImage
 import StrokeModelFile
 import StrokeNN
+import StrokeTensor
 
 /// Classifies drawings with a trained CNN.
 ///
@@ -12,14 +13,26 @@ import StrokeNN
 /// Thread-safe: share one classifier. Each call borrows a network replica (its own
 /// activations and work buffers) from a pool guarded by a lock, and returns it; the pool
 /// grows to the number of concurrent callers. After a replica's first use, classifying one
-/// image allocates nothing but the returned `Classification`.
+/// image allocates no work buffers, only the returned `Classification`.
 ///
 /// The label is the most probable class; `isRejected` follows the model's `RejectRule`.
+///
+/// NOTE: the first classifier made in a process sets OpenBLAS to one thread per call
+/// (`BLAS.threadCount = 1`, process-wide, once). This network's matrix products are small
+/// (at most 64x288x196 for one image): OpenBLAS 0.3.21 splits those above 2^18
+/// multiply-adds over all cores, which made one image ~20 µs slower on a 2-core machine
+/// (fastest of 3000 runs 127 µs vs 150 µs, interleaved) and makes concurrent callers
+/// queue for its thread pool. Set `BLAS.threadCount` afterwards to override.
 public final class ShapeClassifier: StrokeClassifying, @unchecked Sendable {
-    /// Resource name of the model shipped with StrokeKit (in `Sources/StrokeKit/Resources`).
+    /// File name of the model shipped with StrokeKit (in `Sources/StrokeKit/Resources`).
     public static let bundledModelName = "automata-shapes.safetensors"
     /// Largest number of images run through the network at once by the batch calls.
-    public static let maximumBatch = 64
+    /// Measured per-image time is flat from 8 to 32 and worse at 64, whose work buffers
+    /// (the conv2 im2col alone is 7 MB) no longer fit in cache.
+    public static let maximumBatch = 16
+
+    /// Sets OpenBLAS to one thread, once per process (see the type's NOTE).
+    private static let singleThreadedBLAS: Void = { BLAS.threadCount = 1 }()
 
     /// The model file's metadata.
     public let metadata: ModelMetadata
@@ -43,6 +56,7 @@ public final class ShapeClassifier: StrokeClassifying, @unchecked Sendable {
     /// A classifier running a copy of `model`'s parameters: later changes to
     /// `model.network` do not affect it.
     public init(model: TrainedModel) {
+        Self.singleThreadedBLAS
         metadata = model.metadata
         // TrainedModel.init checked the rule, so this cannot fail.
         rejectRule = try! RejectRule(metadata: model.metadata, source: "<memory>")
@@ -54,11 +68,9 @@ public final class ShapeClassifier: StrokeClassifying, @unchecked Sendable {
     /// (`arrow`, `circle`, `cycle`). Loading reads and checks the file: call once and share.
     /// Throws `ClassifierError.bundledModelMissing` when this build carries no model.
     public static func bundledDefault() throws -> ShapeClassifier {
-        let name = (bundledModelName as NSString).deletingPathExtension
-        let bundle = Bundle.module
-        guard let url = bundle.url(forResource: name, withExtension: "safetensors", subdirectory: "Resources")
-            ?? bundle.url(forResource: name, withExtension: "safetensors")
-        else {
+        // `.copy("Resources")` keeps the folder inside the bundle.
+        let name = String(bundledModelName.dropLast(".safetensors".count))
+        guard let url = Bundle.module.url(forResource: name, withExtension: "safetensors", subdirectory: "Resources") else {
             throw ClassifierError.bundledModelMissing(resource: "Resources/\(bundledModelName)")
         }
         return try ShapeClassifier(contentsOf: url)

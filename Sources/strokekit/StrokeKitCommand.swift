@@ -6,7 +6,7 @@ struct StrokeKitCommand: ParsableCommand {
         commandName: "strokekit",
         abstract: "Train, evaluate and run small CNNs for hand-drawn stroke shapes.",
         subcommands: [
-            TrainCommand.self, EvaluateCommand.self, PredictCommand.self, BenchCommand.self,
+            TrainCommand.self, EvaluateCommand.self, PredictCommand.self, InspectCommand.self, BenchCommand.self,
             RecognizeCommand.self, SimulateCommand.self,
         ])
 }

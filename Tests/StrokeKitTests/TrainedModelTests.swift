@@ -1,0 +1,154 @@
+import Foundation
+import StrokeKit
+import StrokeModelFile
+import StrokeNN
+import Testing
+
+@Suite struct TrainedModelTests {
+    /// Largest |a - b| over two logit tensors of equal shape.
+    func maximumDifference(_ a: [Float], _ b: [Float]) -> Float {
+        zip(a, b).map { abs($0 - $1) }.max() ?? 0
+    }
+
+    @Test func float32RoundTripGivesIdenticalLogits() throws {
+        let model = Fixtures.model()
+        let input = Fixtures.inputTensor(Fixtures.images(count: 16, seed: 1))
+        try Fixtures.withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("model.safetensors")
+            try model.write(to: url, precision: .float32)
+            let loaded = try TrainedModel.load(contentsOf: url)
+            #expect(loaded.metadata == model.metadata)
+            let expected = model.network.forward(input, training: false).values
+            let found = loaded.network.forward(input, training: false).values
+            #expect(found == expected, "maxdiff = \(maximumDifference(found, expected)), tolerance 0 (F32 is exact)")
+        }
+    }
+
+    @Test func float16RoundTripGivesLogitsWithinTolerance() throws {
+        let model = Fixtures.model()
+        let input = Fixtures.inputTensor(Fixtures.images(count: 16, seed: 2))
+        try Fixtures.withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("model-f16.safetensors")
+            try model.write(to: url, precision: .float16)
+            let loaded = try TrainedModel.load(contentsOf: url)
+            let expected = model.network.forward(input, training: false).values
+            let found = loaded.network.forward(input, training: false).values
+            // F16 keeps 11 significant bits (relative error <= 2^-11 per weight); through four
+            // layers of ~100-term sums the logits move by well under 1% of their scale.
+            let scale = max(1, expected.map(abs).max() ?? 0)
+            let difference = maximumDifference(found, expected)
+            #expect(difference <= 0.01 * scale, "maxdiff = \(difference), tolerance \(0.01 * scale)")
+            #expect(difference > 0, "F16 rounding should change something; was the file written as F32?")
+        }
+    }
+
+    @Test func loadFromBytesEqualsLoadFromFile() throws {
+        let model = Fixtures.model()
+        let bytes = try model.file.encode(precision: .float32)
+        let loaded = try TrainedModel.load(bytes: bytes, source: "bundle:model")
+        #expect(loaded.metadata == model.metadata)
+        for (found, expected) in zip(loaded.network.parameters, model.network.parameters) {
+            #expect(found.value == expected.value, "tensor \(expected.name)")
+        }
+    }
+
+    @Test func loadRejectsShapesThatDoNotMatchTheArchitecture() throws {
+        let model = Fixtures.model()
+        var metadata = model.metadata
+        metadata.architecture = "c8-p-c32-p-c64-p-d128"  // conv1 has 16 channels in the file
+        let file = SafeTensorsFile(tensors: model.file.tensors, modelMetadata: metadata)
+        try Fixtures.withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("other-architecture.safetensors")
+            try file.write(to: url)
+            let error = try #require(throws: ClassifierError.self) { try TrainedModel.load(contentsOf: url) }
+            #expect(error == .modelFile(.shapeMismatch(
+                source: url.path, tensor: "conv1.weight", expected: [8, 1, 3, 3], found: [16, 1, 3, 3])))
+            #expect(error.description.hasPrefix(url.path + ": "), "\(error)")
+            #expect(error.description.contains("strokekit train"), "\(error)")
+        }
+    }
+
+    @Test(arguments: [
+        ModelMetadata.Input(width: 32),
+        ModelMetadata.Input(channels: 3),
+        ModelMetadata.Input(ink: .blackOnWhite),
+        ModelMetadata.Input(scale: "1/256"),
+    ])
+    func loadRejectsAnInputSpecOtherThanModelInput(input: ModelMetadata.Input) throws {
+        let model = Fixtures.model()
+        var metadata = model.metadata
+        metadata.input = input
+        let change = "\(input)"
+        let file = SafeTensorsFile(tensors: model.file.tensors, modelMetadata: metadata, source: "wrong-input.safetensors")
+        let bytes = try file.encode()
+        let error = try #require(throws: ClassifierError.self, "\(change)") {
+            try TrainedModel.load(bytes: bytes, source: "wrong-input.safetensors")
+        }
+        guard case let .unsupportedInput(source, _, _) = error else {
+            Issue.record("\(change): expected unsupportedInput, got \(error)")
+            return
+        }
+        #expect(source == "wrong-input.safetensors")
+        #expect(error.description.contains("28x28x1 white-on-black scaled by 1/255"), "\(error)")
+    }
+
+    @Test func loadRejectsATruncatedFileNamingIt() throws {
+        let bytes = try Fixtures.model().file.encode()
+        try Fixtures.withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("truncated.safetensors")
+            try Data(bytes.dropLast(4)).write(to: url)  // cuts into the last tensor only
+            let error = try #require(throws: ClassifierError.self) { try TrainedModel.load(contentsOf: url) }
+            guard case let .modelFile(.truncatedData(source, tensor, _, _)) = error else {
+                Issue.record("expected truncatedData, got \(error)")
+                return
+            }
+            #expect(source == url.path)
+            #expect(tensor == "dense2.bias", "the last tensor is the one cut short")
+            #expect(error.description.hasPrefix(url.path + ": truncated"), "\(error)")
+            #expect(error.description.contains("strokekit train"), "\(error)")
+        }
+    }
+
+    @Test func loadRejectsAMissingFileNamingIt() throws {
+        let url = URL(fileURLWithPath: "/nonexistent/strokekit/model.safetensors")
+        let error = try #require(throws: ClassifierError.self) { try TrainedModel.load(contentsOf: url) }
+        #expect(error == .modelFile(.cannotRead(path: url.path, reason: "no such file")))
+    }
+
+    @Test func loadRejectsAnUnparsableArchitectureNamingTheFile() throws {
+        let model = Fixtures.model()
+        var metadata = model.metadata
+        metadata.architecture = "c16-q"
+        let bytes = try SafeTensorsFile(tensors: model.file.tensors, modelMetadata: metadata).encode()
+        let error = try #require(throws: ClassifierError.self) { try TrainedModel.load(bytes: bytes, source: "odd.safetensors") }
+        guard case let .invalidArchitecture(source, spec, problem) = error else {
+            Issue.record("expected invalidArchitecture, got \(error)")
+            return
+        }
+        #expect(source == "odd.safetensors" && spec == "c16-q")
+        #expect(problem.contains("'q'"), "\(problem)")
+    }
+
+    @Test func loadRejectsAMinimumConfidenceOutsideZeroToOne() throws {
+        let model = Fixtures.model()
+        var metadata = model.metadata
+        metadata.extra[RejectRule.minimumConfidenceKey] = "1.5"
+        let bytes = try SafeTensorsFile(tensors: model.file.tensors, modelMetadata: metadata).encode()
+        let error = try #require(throws: ClassifierError.self) { try TrainedModel.load(bytes: bytes, source: "m.safetensors") }
+        #expect(error == .modelFile(.invalidMetadataValue(
+            source: "m.safetensors", key: RejectRule.minimumConfidenceKey, value: "1.5", expected: "a number in 0...1")))
+    }
+
+    @Test func loadRejectsAFileWithoutChecksum() throws {
+        let model = Fixtures.model()
+        var bytes = try model.file.encode()
+        // Rename the checksum key in place (same length), so the file is otherwise intact.
+        let key = Array(SafeTensorsFile.checksumKey.utf8)
+        let renamed = Array("strokekit.tensors_sha25X".utf8)
+        let headerEnd = 8 + Int(bytes[0]) + Int(bytes[1]) << 8
+        let start = try #require((8..<headerEnd - key.count).first { bytes[$0..<$0 + key.count].elementsEqual(key) })
+        bytes.replaceSubrange(start..<start + key.count, with: renamed)
+        let error = try #require(throws: ClassifierError.self) { try TrainedModel.load(bytes: bytes, source: "m.safetensors") }
+        #expect(error == .modelFile(.checksumMissing(source: "m.safetensors")))
+    }
+}
