@@ -18,8 +18,6 @@ public enum ClassifierError: Error, Equatable, Sendable, CustomStringConvertible
     /// An image given to `classify` is not the model's input size. `index` is its position
     /// in a batch call.
     case imageSizeMismatch(index: Int?, width: Int, height: Int, expectedSide: Int)
-    /// Turning strokes into an image is not available in this build.
-    case rasterizerUnavailable
 
     /// The hint every malformed-model message ends with.
     static let retrainHint = "re-train or re-export the model with `strokekit train`"
@@ -39,9 +37,6 @@ public enum ClassifierError: Error, Equatable, Sendable, CustomStringConvertible
             let which = index.map { "image \($0)" } ?? "the image"
             return "\(which) is \(width)x\(height), the model needs \(side)x\(side); "
                 + "aspect-fit the drawing to \(side)x\(side) first, as the training images were"
-        case .rasterizerUnavailable:
-            return "classifying strokes is not available yet: this build has no rasterizer; "
-                + "rasterize the strokes to a \(ModelInput.side)x\(ModelInput.side) image and call classify(_: GrayImage)"
         }
     }
 }

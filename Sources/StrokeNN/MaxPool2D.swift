@@ -19,6 +19,25 @@ public final class MaxPool2D: Layer {
         let planes = input.shape[0] * input.shape[1]
         let height = input.shape[2], width = input.shape[3]
         let outHeight = height / 2, outWidth = width / 2
+        guard training else {
+            // Inference needs no argmax: just the maxima.
+            input.values.withUnsafeBufferPointer { x in
+                output.values.withUnsafeMutableBufferPointer { y in
+                    var o = 0
+                    for p in 0..<planes {
+                        let plane = x.baseAddress! + p * height * width
+                        for oy in 0..<outHeight {
+                            let top = plane + 2 * oy * width, bottom = top + width
+                            for ox in 0..<outWidth {
+                                y[o] = max(max(top[2 * ox], top[2 * ox + 1]), max(bottom[2 * ox], bottom[2 * ox + 1]))
+                                o += 1
+                            }
+                        }
+                    }
+                }
+            }
+            return
+        }
         if argmax.count != output.count { argmax = [Int32](repeating: 0, count: output.count) }
         input.values.withUnsafeBufferPointer { x in
             output.values.withUnsafeMutableBufferPointer { y in

@@ -63,3 +63,16 @@ import TestSupport
         #expect(mismatches.count == 3)
     }
 }
+
+@Suite struct MaxPoolModesTests {
+    @Test func inferenceAndTrainingPoolingGiveTheSameMaxima() {
+        // The inference path skips argmax bookkeeping; its outputs must equal the training path's.
+        let shape = [3, 2, 7, 6]
+        let input = Tensor(shape: shape, values: GradientCheck.randomValues(shape.reduce(1, *), seed: 9))
+        let pool = MaxPool2D()
+        var training = Tensor(shape: pool.outputShape(for: shape)), inference = training
+        pool.forward(input, into: &training, training: true)
+        pool.forward(input, into: &inference, training: false)
+        #expect(training == inference)
+    }
+}
