@@ -17,8 +17,8 @@ import StrokeTensor
 ///
 /// The label is the most probable class; `isRejected` follows the model's `RejectRule`.
 ///
-/// NOTE: the first classifier made in a process sets OpenBLAS to one thread per call
-/// (`BLAS.threadCount = 1`, process-wide, once). This network's matrix products are small
+/// NOTE: like every StrokeKit network, the classifier's runs OpenBLAS with one thread
+/// per call (`Network` sets `BLAS.threadCount = 1`, process-wide, once). This network's matrix products are small
 /// (at most 64x288x196 for one image): OpenBLAS 0.3.21 splits those above 2^18
 /// multiply-adds over all cores, which made one image ~20 µs slower on a 2-core machine
 /// (fastest of 3000 runs 127 µs vs 150 µs, interleaved) and makes concurrent callers
@@ -30,9 +30,6 @@ public final class ShapeClassifier: StrokeClassifying, @unchecked Sendable {
     /// Measured per-image time is flat from 8 to 32 and worse at 64, whose work buffers
     /// (the conv2 im2col alone is 7 MB) no longer fit in cache.
     public static let maximumBatch = 16
-
-    /// Sets OpenBLAS to one thread, once per process (see the type's NOTE).
-    private static let singleThreadedBLAS: Void = { BLAS.threadCount = 1 }()
 
     /// The model file's metadata.
     public let metadata: ModelMetadata
@@ -56,7 +53,6 @@ public final class ShapeClassifier: StrokeClassifying, @unchecked Sendable {
     /// A classifier running a copy of `model`'s parameters: later changes to
     /// `model.network` do not affect it.
     public init(model: TrainedModel) {
-        Self.singleThreadedBLAS
         metadata = model.metadata
         // TrainedModel.init checked the rule, so this cannot fail.
         rejectRule = try! RejectRule(metadata: model.metadata, source: "<memory>")

@@ -15,6 +15,13 @@ public final class Network {
     /// Every trainable parameter, in layer order (model-file order).
     public let parameters: [Parameter]
 
+    /// StrokeKit runs OpenBLAS single-threaded, process-wide, from the first network on:
+    /// the GEMMs of a 28x28 CNN are small, so parallelism pays off one level up (the
+    /// trainer's data-parallel workers, concurrent classifier callers), and a fixed thread
+    /// count is what makes results bitwise reproducible (OpenBLAS partitions work by
+    /// thread count). Set `BLAS.threadCount` afterwards to override.
+    private static let singleThreadedBLAS: Void = { BLAS.threadCount = 1 }()
+
     /// activations[0] is the input in channel-major layout; activations[i + 1] is layer i's output.
     private var activations: [Tensor] = []
     /// gradients[i] is d(loss)/d(activations[i]); gradients[0] (the input) is never computed.
@@ -25,6 +32,7 @@ public final class Network {
     /// pools than the image can halve).
     public init(architecture: ArchitectureSpec, classCount: Int,
                 inputChannels: Int = 1, inputHeight: Int = 28, inputWidth: Int = 28) throws {
+        Self.singleThreadedBLAS
         guard classCount >= 2 else {
             throw ArchitectureSpecError(spec: architecture.description, problem: "needs at least 2 classes, got \(classCount)")
         }

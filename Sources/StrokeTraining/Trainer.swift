@@ -35,7 +35,7 @@ public struct TrainingResult {
 /// Mini-batch training of a `Network` with softmax cross-entropy.
 ///
 /// Each batch is split across `workers` threads, each with its own network replica and
-/// one BLAS thread (the small GEMMs of a 28x28 CNN scale better this way than with
+/// one BLAS thread (see `Network`; the small GEMMs of a 28x28 CNN scale better this way than with
 /// multi-threaded BLAS, and the elementwise work runs in parallel too); their gradients
 /// are summed in a fixed order, so a run is reproducible for a given worker count.
 public final class Trainer {
@@ -74,10 +74,6 @@ public final class Trainer {
         case .adam: Adam(learningRate: config.learningRate, weightDecay: config.weightDecay)
         case .sgd(let momentum): SGD(learningRate: config.learningRate, momentum: momentum, weightDecay: config.weightDecay)
         }
-
-        let savedThreads = BLAS.threadCount
-        if workerCount > 1 { BLAS.threadCount = 1 }
-        defer { BLAS.threadCount = savedThreads }
 
         let batchCount = (train.count + config.batchSize - 1) / config.batchSize
         var history: [EpochRecord] = []
