@@ -83,6 +83,12 @@ public final class Trainer {
         let workers = replicas.map { WorkerState(network: $0, classCount: classes.count) }
 
         for epoch in 1...config.epochs {
+            let rate = config.schedule.rate(base: config.learningRate, epoch: epoch, epochs: config.epochs)
+            switch optimizer {
+            case let adam as Adam: adam.learningRate = rate
+            case let sgd as SGD: sgd.learningRate = rate
+            default: break
+            }
             var shuffler = SeededGenerator.stream(seed: config.seed, UInt64(epoch))
             let order = Array(0..<train.count).shuffled(using: &shuffler)
             for replica in replicas { replica.reseedDropout(config.seed &+ UInt64(epoch) &* 7919) }

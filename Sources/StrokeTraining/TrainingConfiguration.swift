@@ -1,3 +1,4 @@
+import Foundation
 import StrokeNN
 
 /// Everything that decides a training run. Same configuration + same data + same
@@ -21,10 +22,29 @@ public struct TrainingConfiguration: Sendable {
     /// Threads that each run part of every batch (data parallelism, one BLAS thread each).
     /// Results depend on this number (summation order), not on timing.
     public var workers: Int = 2
+    /// How the learning rate changes over epochs.
+    public var schedule: LearningRateSchedule = .constant
     /// Random image transforms applied to each training image every epoch; nil = none.
     public var augmentation: (any TrainingAugmentation)? = nil
 
     public init() {}
+}
+
+/// The learning rate of each epoch, from the configured base rate.
+public enum LearningRateSchedule: String, Sendable, CaseIterable {
+    /// The base rate throughout.
+    case constant
+    /// Cosine annealing (Loshchilov & Hutter 2017) from the base rate to near 0 at the last
+    /// epoch: large steps early, small ones to settle at the end.
+    case cosine
+
+    /// The rate for 1-based `epoch` of `epochs`.
+    public func rate(base: Float, epoch: Int, epochs: Int) -> Float {
+        switch self {
+        case .constant: base
+        case .cosine: base * Float(0.5 * (1 + cos(Double.pi * Double(epoch - 1) / Double(epochs))))
+        }
+    }
 }
 
 /// A seeded per-image transform the trainer applies to training images each epoch.

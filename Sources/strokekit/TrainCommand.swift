@@ -34,6 +34,10 @@ struct TrainCommand: ParsableCommand {
     @Option(help: "Step size of the optimizer.")
     var learningRate: Float = 0.001
 
+    @Option(help: ArgumentHelp("Learning-rate schedule: constant or cosine (annealed to ~0 at the last epoch).",
+                               valueName: "constant|cosine"))
+    var lrSchedule: LearningRateSchedule = .constant
+
     @Option(help: ArgumentHelp("Optimizer: adam or sgd (with --momentum).", valueName: "adam|sgd"))
     var optimizer = "adam"
 
@@ -109,6 +113,7 @@ struct TrainCommand: ParsableCommand {
         configuration.epochs = epochs
         configuration.batchSize = batchSize
         configuration.learningRate = learningRate
+        configuration.schedule = lrSchedule
         configuration.optimizer = optimizer == "sgd" ? .sgd(momentum: momentum) : .adam
         configuration.weightDecay = weightDecay
         configuration.seed = seed
@@ -143,6 +148,7 @@ struct TrainCommand: ParsableCommand {
         var extra: [String: String] = [:]
         if let rejectBelow { extra[RejectRule.minimumConfidenceKey] = String(rejectBelow) }
         if augment { extra["strokekit.train.augmentation"] = "default" }
+        extra["strokekit.train.recipe"] = recipeDescription
         if synthetic > 0 { extra["strokekit.train.synthetic_per_class"] = String(synthetic) }
         if negatives > 0 { extra["strokekit.train.synthetic_negatives"] = String(negatives) }
         let metadata = ModelMetadata(
@@ -319,6 +325,23 @@ extension RejectSummary {
         return object
     }
 }
+
+extension TrainCommand {
+    /// The training flags that decide the weights, for the model's provenance.
+    var recipeDescription: String {
+        var parts = ["--epochs \(epochs)", "--batch-size \(batchSize)", "--learning-rate \(learningRate)",
+                     "--lr-schedule \(lrSchedule.rawValue)", "--optimizer \(optimizer)", "--seed \(seed)",
+                     "--validation-split \(validationSplit)", "--arch \(arch)", "--workers \(workers)"]
+        if weightDecay > 0 { parts.append("--weight-decay \(weightDecay)") }
+        if augment { parts.append("--augment") }
+        if synthetic > 0 { parts.append("--synthetic \(synthetic)") }
+        if negatives > 0 { parts.append("--negatives \(negatives)") }
+        if let rejectBelow { parts.append("--reject-below \(rejectBelow)") }
+        return parts.joined(separator: " ")
+    }
+}
+
+extension LearningRateSchedule: ExpressibleByArgument {}
 
 /// Turns training progress into a progress bar (TTY), plain epoch lines (not a TTY) or
 /// JSON lines (`--json`), and appends epoch records to the `--log` file.
