@@ -65,7 +65,16 @@ public final class Network {
                         spec: architecture.description,
                         problem: "too many pools: a \(height)x\(width) map cannot be halved again")
                 }
-                layers.append(MaxPool2D())
+                // NOTE: pooling commutes with the ReLU before it (both are maxima:
+                // max(relu(a), relu(b)) = relu(max(a, b)), gradients included), so a conv's
+                // ReLU moves after the pool and touches a quarter of the values.
+                if layers.last is ReLU, layers.dropLast().last is Conv2D {
+                    layers.removeLast()
+                    layers.append(MaxPool2D())
+                    layers.append(ReLU())
+                } else {
+                    layers.append(MaxPool2D())
+                }
                 (height, width) = (height / 2, width / 2)
             case .dense(let outputs):
                 let inputs = flattenIfNeeded()

@@ -59,3 +59,28 @@ import TestSupport
         #expect(mismatches.isEmpty, "\(mismatches)")
     }
 }
+
+@Suite struct PoolReluOrderTests {
+    @Test func reluAfterPoolingEqualsPoolingAfterRelu() {
+        // The network applies a conv's ReLU after its pool; check the identity it relies on,
+        // for values and input gradients, against the textbook order.
+        let shape = [2, 3, 6, 4]
+        let input = Tensor(shape: shape, values: GradientCheck.randomValues(shape.reduce(1, *), seed: 21))
+        let (relu1, pool1, pool2, relu2) = (ReLU(), MaxPool2D(), MaxPool2D(), ReLU())
+        var a = Tensor(shape: shape), b = Tensor(shape: pool1.outputShape(for: shape))
+        relu1.forward(input, into: &a, training: true)
+        pool1.forward(a, into: &b, training: true)                 // pool(relu(x))
+        var c = Tensor(shape: pool2.outputShape(for: shape)), d = c
+        pool2.forward(input, into: &c, training: true)
+        relu2.forward(c, into: &d, training: true)                 // relu(pool(x))
+        #expect(b == d)
+        let probe = Tensor(shape: b.shape, values: GradientCheck.randomValues(b.count, seed: 22))
+        var gradientA: Tensor? = Tensor(shape: shape), gradientInput1: Tensor? = Tensor(shape: shape)
+        pool1.backward(input: a, output: b, outputGradient: probe, inputGradient: &gradientA)
+        relu1.backward(input: input, output: a, outputGradient: gradientA!, inputGradient: &gradientInput1)
+        var gradientC: Tensor? = Tensor(shape: c.shape), gradientInput2: Tensor? = Tensor(shape: shape)
+        relu2.backward(input: c, output: d, outputGradient: probe, inputGradient: &gradientC)
+        pool2.backward(input: input, output: c, outputGradient: gradientC!, inputGradient: &gradientInput2)
+        #expect(gradientInput1 == gradientInput2)
+    }
+}
