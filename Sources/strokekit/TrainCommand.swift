@@ -160,10 +160,12 @@ struct TrainCommand: ParsableCommand {
         try TrainedModel(network: result.network, metadata: metadata)
             .write(to: outputURL, precision: precision == "fp16" ? .float16 : .float32)
 
+        // Evaluate the model as stored (F16 rounding included), read back from the file.
+        let stored = try TrainedModel.load(contentsOf: outputURL).network
         let evaluation = validation.map {
-            Evaluator.evaluate(result.network, on: $0, classes: recipe.classes, rejectRule: recipe.rejectRule)
+            Evaluator.evaluate(stored, on: $0, classes: recipe.classes, rejectRule: recipe.rejectRule)
         }
-        let rejection = evaluation.flatMap { recipe.rejectSummary(result.network, validation: $0) }
+        let rejection = evaluation.flatMap { recipe.rejectSummary(stored, validation: $0) }
         if let report {
             try ReportOutput.write(report, content: ReportContent(
                 title: "StrokeKit training report", generated: ISO8601DateFormatter().string(from: Date()),
