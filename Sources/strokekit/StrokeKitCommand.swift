@@ -7,6 +7,7 @@ struct StrokeKitCommand: ParsableCommand {
         abstract: "Train, evaluate and run small CNNs for hand-drawn stroke shapes.",
         subcommands: [
             TrainCommand.self, EvaluateCommand.self, PredictCommand.self, BenchCommand.self,
-            RecognizeCommand.self, SimulateCommand.self,
+            RecognizeCommand.self, SimulateCommand.self, RasterizeCommand.self, SynthCommand.self,
+            MontageCommand.self,
         ])
 }
