@@ -51,7 +51,7 @@ public enum StrokeExamples {
                 let error = StrokeExamplesError.unknownWord(
                     source: source, line: drawing.lineNumber, word: drawing.word, classes: classes)
                 guard ignoreUnknown else { throw error }
-                conversion.warnings.append("\(error.description); skipped")
+                conversion.warnings.append("\(error.problem); skipped")
             }
         }
         return conversion
@@ -153,13 +153,16 @@ public enum StrokeExamples {
     /// The word of synthetic non-shapes (with a `kind` property naming the figure).
     public static let nonShapeWord = SyntheticExamples.rejectClass
 
+    /// The kinds `synthesize` draws: the shape classes, then `none`.
+    public static let synthesizableKinds = StrokeSynthesizer.ShapeKind.allCases.map(\.rawValue) + [nonShapeWord]
+
     /// `count` synthetic drawings of each of `kinds` (`arrow`, `circle`, `cycle`, or `none` for
     /// non-shapes), in that order, with timestamps. `word` is the kind, `key_id` is
     /// `synth-<seed>-<kind>-<n>`, and non-shapes carry `"kind"` (e.g. `letterS`). Coordinates
     /// are rounded to 0.01 units and times to 0.1 ms: finer digits only make the file longer.
     /// Throws `StrokeExamplesError.unknownKind` for any other kind.
     public static func synthesize(kinds: [String], count: Int, seed: UInt64) throws -> [QuickDrawDrawing] {
-        for kind in kinds where kind != nonShapeWord && StrokeSynthesizer.ShapeKind(rawValue: kind) == nil {
+        for kind in kinds where !synthesizableKinds.contains(kind) {
             throw StrokeExamplesError.unknownKind(kind)
         }
         var synthesizer = StrokeSynthesizer(seed: seed)
@@ -198,15 +201,23 @@ public enum StrokeExamplesError: Error, CustomStringConvertible, Equatable {
     case unknownKind(String)
     case cannotCreateFolder(path: String, reason: String)
 
-    public var description: String {
+    /// The message without a hint: `source:line: problem`.
+    public var problem: String {
         switch self {
         case let .unknownWord(source, line, word, classes):
             let found = word.map { "word \"\($0)\" is not one of the model's classes" } ?? "no \"word\" key"
-            return "\(source):\(line): \(found) (\(classes.joined(separator: ", "))); "
-                + "give --ignore-unknown to skip such drawings"
+            return "\(source):\(line): \(found) (\(classes.joined(separator: ", ")))"
+        case .unknownKind, .cannotCreateFolder:
+            return description
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .unknownWord:
+            return "\(problem); give --ignore-unknown to skip such drawings"
         case let .unknownKind(kind):
-            let known = StrokeSynthesizer.ShapeKind.allCases.map(\.rawValue) + [StrokeExamples.nonShapeWord]
-            return "unknown kind '\(kind)': use \(known.joined(separator: ", "))"
+            return "unknown kind '\(kind)': use \(StrokeExamples.synthesizableKinds.joined(separator: ", "))"
         case let .cannotCreateFolder(path, reason):
             return "\(path): cannot create the folder (\(reason))"
         }

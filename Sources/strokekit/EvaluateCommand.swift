@@ -76,7 +76,7 @@ struct EvaluateCommand: ParsableCommand {
             print("model: \(model)")
             print("data:  \(set.summary.path) (\(evaluation.count) \(strokes == nil ? "images" : "drawings"))")
             print(evaluation.textReport())
-            if let rejection { print(rejection.text) }
+            if let rejection { print(rejectionText(rejection)) }
             if let report { print("wrote \(report)") }
         }
     }
@@ -117,6 +117,15 @@ struct EvaluateCommand: ParsableCommand {
         for label in conversion.examples.labels { classCounts[label].1 += 1 }
         return EvaluationSet(examples: conversion.examples, nonShapes: conversion.nonShapes,
                              summary: DatasetSummary(path: path, classCounts: classCounts.map { (label: $0.0, count: $0.1) }))
+    }
+
+    private func rejectionText(_ summary: RejectSummary) -> String {
+        var text = "reject option (\(summary.rule)): \(summary.trueShapesRejected)/\(summary.trueShapeCount) shapes "
+            + "rejected (\(percent(summary.trueShapeRejectionRate ?? 0)), lower is better)"
+        if let count = summary.nonShapeCount, let rejected = summary.nonShapesRejected {
+            text += "\n  non-shapes rejected: \(rejected)/\(count) (\(percent(summary.nonShapeRejectionRate ?? 0)), higher is better)"
+        }
+        return text
     }
 
     /// Reject-option figures when the model has one: true shapes rejected, and non-shapes

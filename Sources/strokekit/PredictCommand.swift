@@ -34,7 +34,13 @@ struct PredictCommand: ParsableCommand {
     }
 
     func run() throws {
-        let classifier = try loadClassifier(modelPath: model)
+        let classifier: ShapeClassifier
+        do {
+            classifier = try loadClassifier(modelPath: model)
+        } catch ClassifierError.bundledModelMissing(let resource) {
+            throw CLIError("no --model given, and this build has no bundled default model (\(resource)); "
+                           + "pass --model FILE, e.g. one written by `strokekit train`")
+        }
         if let strokes { try predictStrokes(strokes, classifier: classifier) }
         for path in images {
             var image = try PNG.read(contentsOf: URL(fileURLWithPath: path))

@@ -35,15 +35,13 @@ struct SynthCommand: ParsableCommand {
     func validate() throws {
         guard count >= 0 else { throw ValidationError("--count must be zero or positive, got \(count)") }
         guard !kindList.isEmpty else { throw ValidationError("--kinds lists no kind") }
+        for kind in kindList where !StrokeExamples.synthesizableKinds.contains(kind) {
+            throw ValidationError("--kinds: \(StrokeExamplesError.unknownKind(kind))")
+        }
     }
 
     func run() throws {
-        let drawings: [QuickDrawDrawing]
-        do {
-            drawings = try StrokeExamples.synthesize(kinds: kindList, count: count, seed: seed)
-        } catch let error as StrokeExamplesError {
-            throw ValidationError("--kinds: \(error.description)")
-        }
+        let drawings = try StrokeExamples.synthesize(kinds: kindList, count: count, seed: seed)
         try AtomicFile.write(Data(QuickDraw.encode(drawings).utf8), to: URL(fileURLWithPath: out))
         print("wrote \(drawings.count) drawings (\(kindList.joined(separator: ", ")), \(count) each) to \(out)")
     }
