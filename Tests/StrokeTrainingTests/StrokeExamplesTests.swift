@@ -78,7 +78,7 @@ private func drawings() throws -> [QuickDrawDrawing] {
 
     @Test func repeatedKeysGetDistinctFileNames() {
         let stroke = Stroke([(0, 0), (1, 1)])
-        let repeated = (1...3).map { QuickDrawDrawing(strokes: [stroke], word: "arrow", keyID: "k", lineNumber: 7) }
+        let repeated = (1...3).map { _ in QuickDrawDrawing(strokes: [stroke], word: "arrow", keyID: "k", lineNumber: 7) }
         let paths = StrokeExamples.datasetFiles(for: repeated).files.map(\.relativePath)
         #expect(Set(paths).count == 3, "paths: \(paths)")
     }
