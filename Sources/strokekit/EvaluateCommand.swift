@@ -1,39 +1,147 @@
 import ArgumentParser
 import Foundation
 import StrokeData
+import StrokeImage
 import StrokeKit
+import StrokeReport
 import StrokeTraining
 
-/// `strokekit evaluate`: accuracy, per-class metrics and the confusion matrix of a model on a dataset.
+/// `strokekit evaluate`: accuracy, per-class metrics and the confusion matrix of a model on a
+/// PNG dataset or a stroke corpus, with the model's reject rule applied.
 struct EvaluateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "evaluate",
-        abstract: "Evaluate a model on a folder-per-class PNG dataset.")
+        abstract: "Evaluate a model on a folder-per-class PNG dataset or a QuickDraw ndjson stroke file.",
+        discussion: """
+            With --strokes, each drawing is rasterized as the training images were and its \
+            "word" is its true class. A drawing whose word is not one of the model's classes is \
+            an error naming its line (--ignore-unknown skips it with a warning); for a model \
+            that rejects by confidence only, drawings with word "none" or "background" are \
+            non-shapes, counted only for the reject option.
+            """)
 
     @Option(help: ArgumentHelp("Model file (safetensors) written by `strokekit train`.", valueName: "file"))
     var model: String
 
-    @OptionGroup var dataset: DatasetOptions
+    @Option(help: ArgumentHelp("Dataset folder: one subfolder of PNGs per class.", valueName: "dir"))
+    var data: String?
 
-    @Flag(help: "Print one JSON object (classes, count, accuracy, per_class, confusion_matrix, misclassified).")
+    @Option(help: ArgumentHelp("QuickDraw ndjson file; each drawing's \"word\" is its class.", valueName: "file.ndjson"))
+    var strokes: String?
+
+    @Option(help: ArgumentHelp("With --data: invert black-on-white images: auto (when mean > 127, with a warning), no, yes.",
+                               valueName: "auto|no|yes"))
+    var invert: InversionPolicy = .auto
+
+    @Flag(help: "Skip unreadable PNGs or malformed ndjson lines with a warning instead of stopping.")
+    var skipBad = false
+
+    @Flag(help: "With --strokes: skip drawings whose word is not a model class, with a warning.")
+    var ignoreUnknown = false
+
+    @Option(help: ArgumentHelp("Write a report: .html (page) or .png (heatmap).", valueName: "file"))
+    var report: String?
+
+    @Flag(help: "Print one JSON object (classes, count, accuracy, per_class, confusion_matrix, misclassified, reject).")
     var json = false
+
+    func validate() throws {
+        guard (data == nil) != (strokes == nil) else { throw ValidationError("give either --data DIR or --strokes FILE.ndjson") }
+        if let report { try ReportOutput.validate(report) }
+    }
 
     func run() throws {
         let trained = try TrainedModel.load(contentsOf: URL(fileURLWithPath: model))
-        let data = try dataset.load()
-        guard data.classes == trained.metadata.classes else {
+        let classes = trained.metadata.classes
+        let rejectRule = try RejectRule(metadata: trained.metadata, source: model)
+        let set = try strokes.map { try loadStrokes($0, classes: classes, rejectRule: rejectRule) }
+            ?? loadDataset(data!, classes: classes)
+        let evaluation = Evaluator.evaluate(trained.network, on: set.examples, classes: classes, rejectRule: rejectRule)
+        let nonShapes = set.nonShapes.count == 0 ? nil
+            : Evaluator.evaluate(trained.network, on: set.nonShapes, classes: classes, rejectRule: rejectRule,
+                                 keepImages: false)
+        let rejection = rejectSummary(evaluation, nonShapes: nonShapes, rule: rejectRule)
+        if let report {
+            try ReportOutput.write(report, content: ReportContent(
+                title: "\(URL(fileURLWithPath: model).lastPathComponent) on \(URL(fileURLWithPath: set.summary.path).lastPathComponent)",
+                generated: ISO8601DateFormatter().string(from: Date()),
+                modelMetadata: ReportContent.metadataList(trained.metadata.dictionary),
+                datasetSummary: set.summary, evaluation: evaluation, rejectOption: rejection))
+        }
+        if json {
+            var object = evaluation.jsonObject()
+            if let rejection { object["reject"] = rejection.jsonObject }
+            try printJSON(object)
+        } else {
+            print("model: \(model)")
+            print("data:  \(set.summary.path) (\(evaluation.count) \(strokes == nil ? "images" : "drawings"))")
+            print(evaluation.textReport())
+            if let rejection { print(rejectionText(rejection)) }
+            if let report { print("wrote \(report)") }
+        }
+    }
+
+    /// What is evaluated: labelled examples, non-shapes for the reject option, the report's summary.
+    struct EvaluationSet {
+        var examples: LabeledExamples
+        var nonShapes: LabeledExamples
+        var summary: DatasetSummary
+    }
+
+    private func loadDataset(_ path: String, classes: [String]) throws -> EvaluationSet {
+        let dataset = try LabeledImageDataset(
+            root: URL(fileURLWithPath: path), options: DatasetLoadOptions(invert: invert, skipBad: skipBad))
+        Terminal.warn(dataset.warnings)
+        guard dataset.classes == classes else {
             throw CLIError("""
-                the dataset's classes \(data.classes) do not match the model's \(trained.metadata.classes) \
+                the dataset's classes \(dataset.classes) do not match the model's \(classes) \
                 (\(model)); evaluate on a dataset with the same class folders
                 """)
         }
-        let evaluation = Evaluator.evaluate(trained.network, on: data.allExamples, classes: data.classes)
-        if json {
-            try printJSON(evaluation.jsonObject())
-        } else {
-            print("model: \(model)")
-            print("data:  \(dataset.data) (\(data.samples.count) images)")
-            print(evaluation.textReport())
+        return EvaluationSet(
+            examples: dataset.allExamples, nonShapes: LabeledExamples(images: [], labels: [], sources: []),
+            summary: DatasetSummary(path: path, fingerprint: dataset.fingerprint,
+                                    classCounts: zip(dataset.classes, dataset.counts).map { ($0, $1) }))
+    }
+
+    private func loadStrokes(_ path: String, classes: [String], rejectRule: RejectRule) throws -> EvaluationSet {
+        let (drawings, warnings) = try QuickDraw.read(contentsOf: URL(fileURLWithPath: path), skipBad: skipBad)
+        Terminal.warn(warnings)
+        // A threshold-only reject option has no class for non-shapes: keep them aside to count rejections.
+        let nonShapeWords = rejectRule.minimumConfidence != nil && rejectRule.backgroundClasses.isEmpty
+            ? RejectRule.backgroundClassNames : []
+        let conversion = try StrokeExamples.examples(
+            from: drawings, source: path, classes: classes, nonShapeWords: nonShapeWords, ignoreUnknown: ignoreUnknown)
+        Terminal.warn(conversion.warnings)
+        var classCounts = classes.map { ($0, 0) }
+        for label in conversion.examples.labels { classCounts[label].1 += 1 }
+        return EvaluationSet(examples: conversion.examples, nonShapes: conversion.nonShapes,
+                             summary: DatasetSummary(path: path, classCounts: classCounts.map { (label: $0.0, count: $0.1) }))
+    }
+
+    private func rejectionText(_ summary: RejectSummary) -> String {
+        var text = "reject option (\(summary.rule)): \(summary.trueShapesRejected)/\(summary.trueShapeCount) shapes "
+            + "rejected (\(percent(summary.trueShapeRejectionRate ?? 0)), lower is better)"
+        if let count = summary.nonShapeCount, let rejected = summary.nonShapesRejected {
+            text += "\n  non-shapes rejected: \(rejected)/\(count) (\(percent(summary.nonShapeRejectionRate ?? 0)), higher is better)"
         }
+        return text
+    }
+
+    /// Reject-option figures when the model has one: true shapes rejected, and non-shapes
+    /// (examples of a background class, plus set-aside non-shape drawings) rejected.
+    private func rejectSummary(_ evaluation: Evaluation, nonShapes: Evaluation?, rule: RejectRule) -> RejectSummary? {
+        guard !rule.backgroundClasses.isEmpty || rule.minimumConfidence != nil else { return nil }
+        let shapes = evaluation.predictions.filter { !rule.backgroundClasses.contains($0.trueClass) }
+        let background = evaluation.predictions.filter { rule.backgroundClasses.contains($0.trueClass) }
+            + (nonShapes?.predictions ?? [])
+        let backgroundNames = rule.backgroundClasses.sorted().map { "class '\(evaluation.classes[$0])'" }
+        let ruleText = (backgroundNames + [rule.minimumConfidence.map { "confidence < \($0)" }].compactMap { $0 })
+            .joined(separator: " or ")
+        return RejectSummary(
+            rule: ruleText, threshold: Double(rule.minimumConfidence ?? 0),
+            trueShapeCount: shapes.count, trueShapesRejected: shapes.filter(\.isRejected).count,
+            nonShapeCount: background.isEmpty ? nil : background.count,
+            nonShapesRejected: background.isEmpty ? nil : background.filter(\.isRejected).count)
     }
 }

@@ -2,28 +2,46 @@ import ArgumentParser
 import Foundation
 import StrokeImage
 import StrokeKit
+import StrokeTraining
 
-/// `strokekit predict`: label and class probabilities of images.
+/// `strokekit predict`: label and class probabilities of images or stroke drawings.
 struct PredictCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "predict",
-        abstract: "Classify PNG images with a model.")
+        abstract: "Classify PNG images or QuickDraw ndjson drawings with a model.",
+        discussion: """
+            With --strokes, every drawing of the ndjson file is rasterized as the training \
+            images were and classified; results name the file, line and key_id.
+            """)
 
-    @Option(help: ArgumentHelp("Model file (safetensors).", valueName: "file"))
-    var model: String
+    @Option(help: ArgumentHelp("Model file (safetensors); default: the bundled model.", valueName: "file"))
+    var model: String?
 
     @Argument(help: ArgumentHelp("PNG images to classify (any size: aspect-fit into 28x28).", valueName: "image.png"))
-    var images: [String]
+    var images: [String] = []
 
-    @Flag(help: "Print one JSON object per image.")
+    @Option(help: ArgumentHelp("QuickDraw ndjson file: classify each drawing.", valueName: "file.ndjson"))
+    var strokes: String?
+
+    @Flag(help: "With --strokes: skip malformed lines with a warning instead of stopping.")
+    var skipBad = false
+
+    @Flag(help: "Print one JSON object per image or drawing.")
     var json = false
 
     func validate() throws {
-        guard !images.isEmpty else { throw ValidationError("give at least one image") }
+        guard !images.isEmpty || strokes != nil else { throw ValidationError("give PNG images or --strokes FILE.ndjson") }
     }
 
     func run() throws {
-        let classifier = try ShapeClassifier(contentsOf: URL(fileURLWithPath: model))
+        let classifier: ShapeClassifier
+        do {
+            classifier = try loadClassifier(modelPath: model)
+        } catch ClassifierError.bundledModelMissing(let resource) {
+            throw CLIError("no --model given, and this build has no bundled default model (\(resource)); "
+                           + "pass --model FILE, e.g. one written by `strokekit train`")
+        }
+        if let strokes { try predictStrokes(strokes, classifier: classifier) }
         for path in images {
             var image = try PNG.read(contentsOf: URL(fileURLWithPath: path))
             if image.isDarkInkOnLight {
@@ -36,6 +54,19 @@ struct PredictCommand: ParsableCommand {
             }
             let result = try classifier.classify(image)
             printClassification(result, source: path, classes: classifier.classes, json: json)
+        }
+    }
+
+    private func predictStrokes(_ path: String, classifier: ShapeClassifier) throws {
+        let (drawings, warnings) = try QuickDraw.read(contentsOf: URL(fileURLWithPath: path), skipBad: skipBad)
+        Terminal.warn(warnings)
+        let results = try classifier.classify(strokeBatch: drawings.map(\.strokes))
+        for (drawing, result) in zip(drawings, results) {
+            var extra: [String: Any] = ["line": drawing.lineNumber]
+            if let keyID = drawing.keyID { extra["key_id"] = keyID }
+            if let word = drawing.word { extra["word"] = word }
+            printClassification(result, source: StrokeExamples.sourceName(drawing, file: path),
+                                classes: classifier.classes, json: json, extra: extra)
         }
     }
 }

@@ -6,7 +6,8 @@ struct StrokeKitCommand: ParsableCommand {
         commandName: "strokekit",
         abstract: "Train, evaluate and run small CNNs for hand-drawn stroke shapes.",
         subcommands: [
-            TrainCommand.self, EvaluateCommand.self, PredictCommand.self, InspectCommand.self, BenchCommand.self,
-            RecognizeCommand.self, SimulateCommand.self,
+            TrainCommand.self, EvaluateCommand.self, PredictCommand.self, InspectCommand.self,
+            RasterizeCommand.self, SynthCommand.self, MontageCommand.self,
+            RecognizeCommand.self, SimulateCommand.self, BenchCommand.self,
         ])
 }
