@@ -103,6 +103,14 @@ struct TrainCommand: ParsableCommand {
         guard synthetic >= 0, negatives >= 0 else { throw ValidationError("--synthetic and --negatives must be >= 0") }
         if let rejectBelow, !(0...1).contains(rejectBelow) { throw ValidationError("--reject-below must be in 0...1") }
         if let report { try ReportOutput.validate(report) }
+        if folds == nil {
+            let folder = URL(fileURLWithPath: output).deletingLastPathComponent().path
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue,
+                  FileManager.default.isWritableFile(atPath: folder) else {
+                throw ValidationError("--output \(output): the folder \(folder) does not exist or is not writable")
+            }
+        }
         do { _ = try ArchitectureSpec(parsing: arch) } catch { throw ValidationError("\(error)") }
     }
 
