@@ -14,7 +14,7 @@ swift build -c release --product strokekit >&2
 # The recipe: the thesis's network, real images augmented every epoch, plus synthetic
 # strokes rendered by StrokeKit's rasterizer (so strokes from any device look familiar)
 # and synthetic non-shapes as a reject class 'none'.
-recipe=(--epochs 30 --seed 0 --augment --synthetic 300 --negatives 900 --precision fp16)
+recipe=(--epochs 30 --seed 0 --augment --synthetic 600 --negatives 600 --precision fp16)
 
 model=Sources/StrokeKit/Resources/automata-shapes.safetensors
 "$strokekit" train --data "$dataset" "${recipe[@]}" --output "$model" --json \
