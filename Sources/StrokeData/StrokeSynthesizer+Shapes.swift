@@ -119,6 +119,71 @@ extension StrokeSynthesizer {
     }
 }
 
+// MARK: - Free-standing self-loops, in a frame about [-1, 1] x [-1, 1], y down
+
+extension StrokeSynthesizer {
+    /// A round self-loop as the dataset draws it: an elliptical arc that starts low on one side
+    /// and goes over the top and down the other side (less than a full turn, so it never closes
+    /// into a circle), then hooks inward and ends inside itself with a large arrowhead pointing
+    /// into the loop, like a "G". Mostly clockwise on screen, its long axis leaning up to the right.
+    mutating func curlPath() -> [SIMD2<Double>] {
+        let ratio = uniform(0.5...0.95)
+        func outline(_ theta: Double, _ radius: Double) -> SIMD2<Double> {
+            SIMD2(cos(theta), ratio * sin(theta)) * radius
+        }
+        // Angles on screen (pi/2 is straight down), so the lean below does not move the hook: the
+        // arc starts below and left of the centre and the hook comes in from the right or below.
+        // Negative tilts turn counter-clockwise on screen: the long axis leans up to the right.
+        let tilt = chance(0.95) ? uniform(-0.8...0.1) : uniform(0...(2 * .pi))
+        let start = uniform(0.45...0.85) * .pi - tilt
+        let span = uniform(4.4...5.3)
+        // The pen often starts a little outside the outline.
+        let startRadius = uniform(0.95...1.15)
+        let count = 100
+        var path = (0...count).map { step -> SIMD2<Double> in
+            let t = Double(step) / Double(count)
+            return outline(start + span * t, 1 + (startRadius - 1) * (1 - smoothstep(t / 0.2)))
+        }
+        // The hook: a quadratic curve from the arc's end, rounding the turn, to a tip well inside.
+        let end = start + span
+        let arcEnd = path[count]
+        let control = outline(end + uniform(0.2...0.45), uniform(0.8...0.95))
+        let tip = outline(end + uniform(0.5...1.3), uniform(0.05...0.45))
+        let hookCount = 30
+        for step in 1...hookCount {
+            let t = Double(step) / Double(hookCount)
+            path.append((1 - t) * (1 - t) * arcEnd + 2 * (1 - t) * t * control + t * t * tip)
+        }
+        path += headPoints(tip: tip, direction: normalized(tip - control), length: uniform(0.5...0.8))
+        let mirror: Double = chance(0.25) ? -1 : 1
+        return path.map { point in
+            let turned = rotated(point, by: tilt)
+            return SIMD2(mirror * turned.x, turned.y)
+        }
+    }
+
+    /// A self-loop drawn as an arch over its state, about half to nine tenths as tall as wide,
+    /// mostly left to right, ending in a large arrowhead pointing down.
+    mutating func archPath() -> [SIMD2<Double>] {
+        let loop = LoopShape(
+            halfWidth: 1, height: uniform(1.0...1.8), span: uniform(2.9...4.0), mirrored: chance(0.7),
+            headLength: uniform(0.4...0.7))
+        let rotation = chance(0.95) ? uniform(-0.3...0.3) : uniform(0...(2 * .pi))
+        return loopPath(loop, origin: .zero, outward: SIMD2(sin(rotation), -cos(rotation)))
+    }
+
+    /// `ideal` scaled so that the longer side of its bounding box is `size`, centred on `center`.
+    func placed(_ ideal: [SIMD2<Double>], center: SIMD2<Double>, size: Double) -> [SIMD2<Double>] {
+        var low = ideal.first ?? .zero, high = low
+        for point in ideal {
+            low = pointwiseMin(low, point)
+            high = pointwiseMax(high, point)
+        }
+        let extent = max(high.x - low.x, high.y - low.y, 1e-9)
+        return ideal.map { center + ($0 - (low + high) / 2) * (size / extent) }
+    }
+}
+
 /// 0 below 0, 1 above 1, a smooth cubic ramp between.
 func smoothstep(_ x: Double) -> Double {
     let t = min(max(x, 0), 1)

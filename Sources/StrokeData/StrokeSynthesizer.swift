@@ -27,7 +27,9 @@ public struct StrokeSynthesizer {
         public var speedVariation: Double
         /// How far a circle's end passes its start, in turns: negative leaves a gap.
         public var overshoot: ClosedRange<Double>
-        /// Minor-to-major axis ratio of circles and loops (1 = round).
+        /// Minor-to-major axis ratio of free-standing circles (1 = round; an editor's states stay
+        /// rounder). The default gives ink boxes as tall as the dataset's circles: median height
+        /// to width 0.86, a tenth below 0.71.
         public var ellipseRatio: ClosedRange<Double>
         /// Size (the longer side of the drawing) of free-standing shapes, in device units.
         public var size: ClosedRange<Double>
@@ -37,7 +39,7 @@ public struct StrokeSynthesizer {
         public init(
             jitter: Double = 0.013, tremor: Double = 0.35, sampleSpacing: ClosedRange<Double> = 2.5...5.5,
             sampleRate: ClosedRange<Double> = 60...240, speedVariation: Double = 0.25,
-            overshoot: ClosedRange<Double> = -0.05...0.12, ellipseRatio: ClosedRange<Double> = 0.55...0.97,
+            overshoot: ClosedRange<Double> = -0.05...0.12, ellipseRatio: ClosedRange<Double> = 0.62...0.97,
             size: ClosedRange<Double> = 40...400, canvas: Double = 1000
         ) {
             self.jitter = jitter
@@ -86,15 +88,15 @@ public struct StrokeSynthesizer {
 
     // MARK: - Shapes placed by an editor, for scripted sketches
 
-    /// A state: one stroke once around `center` at mean distance `radius`, slightly elliptical,
-    /// any start angle and direction, with a small gap or overshoot where it closes.
+    /// A state: one stroke once around `center` at mean distance `radius`, slightly elliptical
+    /// (mostly wide), any start angle and direction, with a small gap or overshoot where it closes.
     public mutating func circle(center: SIMD2<Double>, radius: Double) -> Stroke {
         let ratio = uniform(max(0.85, style.ellipseRatio.lowerBound)...1)
         let major = radius * 2 / (1 + ratio)
         // An editor's state is drawn with care: the close overshoots or gaps by little.
         let overshoot = max(style.overshoot.lowerBound, -0.04)...min(style.overshoot.upperBound, 0.07)
         let path = circlePath(
-            center: center, radii: SIMD2(major, major * ratio), tilt: uniform(0...(2 * .pi)), overshoot: overshoot)
+            center: center, radii: SIMD2(major, major * ratio), tilt: circleTilt(), overshoot: overshoot)
         return draw(path, size: 2 * radius, startTime: 0)
     }
 
@@ -149,7 +151,7 @@ public struct StrokeSynthesizer {
         case .circle:
             let ratio = uniform(style.ellipseRatio)
             let radii = SIMD2(size / 2, size / 2 * ratio)
-            let path = circlePath(center: center, radii: radii, tilt: uniform(0...(2 * .pi)), overshoot: style.overshoot)
+            let path = circlePath(center: center, radii: radii, tilt: circleTilt(), overshoot: style.overshoot)
             return [draw(path, size: size, startTime: 0)]
         case .arrow:
             // Half of the dataset's arrows are drawn along an axis (left-right or up-down).
@@ -161,22 +163,17 @@ public struct StrokeSynthesizer {
             let head: ArrowHead = chance(0.85) ? .open : .none
             return [draw(arrowPath(from: center - half, to: center + half, bend: bend, head: head), size: size, startTime: 0)]
         case .cycle:
-            // Two families in the dataset: a round, nearly closed loop, and a wide arch over the state.
-            let isArch = chance(0.35)
-            // Loops are about as wide as tall; keep the longer side at `size`.
-            let widthRatio = uniform(0.4...0.8)
-            let height = isArch ? size * uniform(0.35...0.6) : size * uniform(0.75...1.0) / max(1, 2 * widthRatio)
-            let loop = LoopShape(
-                halfWidth: isArch ? size / 2 : height * widthRatio,
-                height: height,
-                span: isArch ? uniform(2.9...4.0) : uniform(4.4...5.9),
-                mirrored: chance(0.35), headLength: isArch || chance(0.9) ? size * uniform(0.15...0.3) : 0)
-            // Loops sit on top of a state, mostly upright, but an editor places them anywhere.
-            let rotation = chance(0.75) ? uniform(-0.5...0.5) : uniform(0...(2 * .pi))
-            let outward = SIMD2(sin(rotation), -cos(rotation))
-            let origin = center - outward * loop.height / 2
-            return [draw(loopPath(loop, origin: origin, outward: outward), size: size, startTime: 0)]
+            // Two families in the dataset: a round curl that ends inside itself (two in three),
+            // and a wide arch over the state.
+            let ideal = chance(0.35) ? archPath() : curlPath()
+            return [draw(placed(ideal, center: center, size: size), size: size, startTime: 0)]
         }
+    }
+
+    /// The tilt of a circle's major axis: the dataset's circles are mostly wide, their major
+    /// axis within about 30 degrees of horizontal; a few are drawn tall or at any angle.
+    mutating func circleTilt() -> Double {
+        chance(0.9) ? uniform(-0.5...0.3) : uniform(0...(2 * .pi))
     }
 
     // MARK: - Randomness (own helpers, so output does not depend on the standard library's algorithms)
