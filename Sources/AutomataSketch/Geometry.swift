@@ -95,3 +95,56 @@ enum Geometry {
         return total / (2 * Double.pi)
     }
 }
+
+extension Geometry {
+    /// The length of the polyline through `points`.
+    static func pathLength<Points: Collection>(_ points: Points) -> Double where Points.Element == SketchPoint {
+        var total = 0.0
+        var previous: SketchPoint?
+        for point in points {
+            if let previous { total += distance(previous, point) }
+            previous = point
+        }
+        return total
+    }
+
+    /// How much the polyline turns, in radians, summing absolute direction changes between
+    /// steps of about `step` length. Resampling first keeps the pen's tremor (many tiny
+    /// zig-zags between samples) from counting: a straight line gives about 0, a half circle π.
+    static func turning<Points: Collection>(_ points: Points, step: Double) -> Double where Points.Element == SketchPoint {
+        let samples = resampled(Array(points), step: step)
+        guard samples.count > 2 else { return 0 }
+        var total = 0.0
+        for index in 2..<samples.count {
+            let incoming = samples[index - 1] - samples[index - 2], outgoing = samples[index] - samples[index - 1]
+            let cross = incoming.x * outgoing.y - incoming.y * outgoing.x
+            let dot = (incoming * outgoing).sum()
+            total += abs(atan2(cross, dot))
+        }
+        return total
+    }
+
+    /// Points every `step` along the polyline (the first and last points kept).
+    static func resampled(_ points: [SketchPoint], step: Double) -> [SketchPoint] {
+        guard let first = points.first, step > 0 else { return points }
+        var result = [first]
+        var carried = 0.0
+        for index in points.indices.dropFirst() {
+            let a = points[index - 1], b = points[index]
+            let length = distance(a, b)
+            var position = step - carried
+            while position <= length {
+                result.append(a + (b - a) * (position / length))
+                position += step
+            }
+            carried = length - (position - step)
+        }
+        // The last point closes the path; a stub shorter than half a step replaces the last
+        // sample instead, so it cannot add a spurious turn.
+        if let last = points.last, result.last != last {
+            if result.count > 1, distance(result[result.count - 1], last) < step / 2 { result.removeLast() }
+            result.append(last)
+        }
+        return result
+    }
+}

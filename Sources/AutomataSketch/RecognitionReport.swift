@@ -5,8 +5,15 @@ public struct RecognitionReport: Codable, Hashable, Sendable {
     public struct StrokeEntry: Codable, Hashable, Sendable {
         public var index: Int
         public var line: Int
+        /// The classifier's label (its best shape when it rejected the drawing) and probability.
         public var label: String
         public var confidence: Float
+        /// True when the classifier rejected the drawing as no shape.
+        public var rejected: Bool
+        /// The shape the rules read the drawing as (nil when the drawing was rejected)…
+        public var shape: String?
+        /// …and why, when that is not the classifier's accepted label (see `ContextRule`).
+        public var rule: String?
         public var outcome: String
     }
 
@@ -45,7 +52,9 @@ public struct RecognitionReport: Codable, Hashable, Sendable {
         self.strokes = strokes.map {
             StrokeEntry(
                 index: $0.index, line: $0.lineNumber, label: $0.classification.label,
-                confidence: $0.classification.confidence, outcome: $0.outcome.description)
+                confidence: $0.classification.confidence, rejected: $0.classification.isRejected,
+                shape: $0.reading?.shape.rawValue, rule: $0.reading?.rule?.rawValue,
+                outcome: $0.outcome.description)
         }
         states = sketch.states.map { StateEntry(name: $0.name, initial: sketch.isInitial($0.id), final: $0.isFinal) }
         transitions = sketch.transitions.filter { !$0.isInitialMarker }.map {
@@ -75,7 +84,11 @@ public struct RecognitionReport: Codable, Hashable, Sendable {
             lines.append("Strokes:")
             for stroke in strokes {
                 let percent = Int((stroke.confidence * 100).rounded())
-                lines.append("  #\(stroke.index) (line \(stroke.line)) \(stroke.label) \(percent)%: \(stroke.outcome)")
+                var seen = "\(stroke.label) \(percent)%\(stroke.rejected ? " (rejected)" : "")"
+                if let shape = stroke.shape, let rule = stroke.rule.flatMap(ContextRule.init(rawValue:)) {
+                    seen += ", read as \(shape): \(rule)"
+                }
+                lines.append("  #\(stroke.index) (line \(stroke.line)) \(seen): \(stroke.outcome)")
             }
             lines.append("")
         }

@@ -1,0 +1,79 @@
+/// The few measurements of a drawing that the context rules read: is it a closed round
+/// stroke (a circle), a simple open stroke with a tip (an arrow), a loop on one state?
+struct DrawingMeasures {
+    /// All points of the drawing's strokes, in drawing order.
+    let points: [SketchPoint]
+    /// The first point drawn, and the last.
+    let start: SketchPoint, last: SketchPoint
+    /// An arrow's tip: the first point about as far from the start as the farthest one
+    /// (`tipReach`), and its index in `points`.
+    let tip: SketchPoint, tipIndex: Int
+    /// Distance from the start to the tip.
+    let chord: Double
+    /// Path length from the start to the tip (the shaft), and after the tip (the head),
+    /// smoothed over an eighth of the chord.
+    let shaftLength: Double, headLength: Double
+    /// Total absolute turning of the shaft in radians (0 straight, about π for a half circle).
+    let shaftTurning: Double
+    /// Centre (mean point) and mean radius of the drawing.
+    let centroid: SketchPoint, meanRadius: Double
+    /// Standard deviation of the points' distances from the centre, relative to `meanRadius`
+    /// (about 0.05 for a drawn circle, 0.1–0.2 for an ellipse; more for anything else).
+    let radialSpread: Double
+    /// Turns around the centre (signed; about ±1 for a circle drawn once).
+    let winding: Double
+    /// Path length of the whole drawing (smoothed over a fifth of `meanRadius`).
+    let pathLength: Double
+
+    init(_ points: [SketchPoint]) {
+        precondition(!points.isEmpty, "measuring an empty drawing")
+        self.points = points
+        let first = points[0]
+        start = first
+        last = points[points.count - 1]
+        // The tip is where the pen first gets (nearly) as far from the start as it ever does:
+        // a head drawn tip–barb–tip–barb may come back a hair farther than the first arrival,
+        // and its first barb is not part of the shaft.
+        let distances = points.map { Geometry.distance($0, first) }
+        let farthest = distances.max()!
+        tipIndex = distances.firstIndex { $0 >= StrokeRuleThresholds.tipReach * farthest }!
+        tip = points[tipIndex]
+        chord = Geometry.distance(first, points[tipIndex])
+        // The shaft is measured on points every eighth of the chord: fine enough to follow a
+        // curve, coarse enough that the pen's tremor (which doubles the raw path length of a
+        // small drawing) counts for nothing.
+        let step = chord / 8
+        let shaft = chord > 0 ? Geometry.resampled(Array(points[...tipIndex]), step: step) : [first]
+        shaftLength = Geometry.pathLength(shaft)
+        shaftTurning = Geometry.turning(shaft, step: step)
+        headLength = chord > 0 ? Geometry.pathLength(Geometry.resampled(Array(points[tipIndex...]), step: step / 2)) : 0
+        let center = Geometry.centroid(points)
+        let radius = Geometry.meanDistance(points, from: center)
+        let variance = points.reduce(0.0) {
+            let deviation = Geometry.distance($1, center) - radius
+            return $0 + deviation * deviation
+        } / Double(points.count)
+        centroid = center
+        meanRadius = radius
+        radialSpread = radius > 0 ? variance.squareRoot() / radius : .infinity
+        winding = Geometry.windingTurns(points, around: center)
+        // Measured on points every fifth of the radius, so tremor does not lengthen it.
+        pathLength = radius > 0 ? Geometry.pathLength(Geometry.resampled(points, step: radius / 5)) : 0
+    }
+
+    /// True for a stroke that goes round once and stays at about one distance from its centre.
+    var isClosedRound: Bool {
+        StrokeRuleThresholds.roundWinding.contains(abs(winding))
+            && radialSpread <= StrokeRuleThresholds.roundSpread
+    }
+
+    /// True for a stroke that goes from its start to a tip far away without wandering: a
+    /// straight or curved shaft, then at most a head near the tip.
+    var isSimpleOpenStroke: Bool {
+        chord > 0
+            && Geometry.distance(last, start) >= StrokeRuleThresholds.openEnds * chord
+            && shaftLength <= StrokeRuleThresholds.shaftStretch * chord
+            && shaftTurning <= StrokeRuleThresholds.shaftTurning
+            && headLength <= StrokeRuleThresholds.headLength * chord
+    }
+}
