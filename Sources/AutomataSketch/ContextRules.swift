@@ -87,10 +87,15 @@ extension Sketch {
         }
     }
 
-    /// True when the drawing is a simple open stroke whose start and tip attach to two different states.
+    /// True when the drawing is a simple open stroke whose start and tip attach to two
+    /// different states (a tip in reach of both takes the other one, as `addArrow` does,
+    /// when it lies outside the start's state).
     private func connectsTwoStates(_ drawing: DrawingMeasures) -> Bool {
-        guard drawing.isSimpleOpenStroke, let source = snap(drawing.start, excluding: nil) else { return false }
-        return snap(drawing.tip, excluding: source.id) != nil && snap(drawing.tip, excluding: nil)?.id != source.id
+        guard drawing.isSimpleOpenStroke, let source = snap(drawing.start, excluding: nil),
+            snap(drawing.tip, excluding: source.id) != nil
+        else { return false }
+        return snap(drawing.tip, excluding: nil)?.id != source.id
+            || Geometry.distance(drawing.tip, source.center) > source.outerRadius
     }
 
     /// The state the drawing is a self-loop on: both ends within `loopReach` of its rim, the

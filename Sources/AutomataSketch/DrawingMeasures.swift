@@ -10,8 +10,8 @@ struct DrawingMeasures {
     let tip: SketchPoint, tipIndex: Int
     /// Distance from the start to the tip.
     let chord: Double
-    /// Path length from the start to the tip (the shaft), and after the tip (the head),
-    /// smoothed over an eighth of the chord.
+    /// Path length from the start to the tip (the shaft), and after the tip (the head), of
+    /// the simplified stroke.
     let shaftLength: Double, headLength: Double
     /// Total absolute turning of the shaft in radians (0 straight, about π for a half circle).
     let shaftTurning: Double
@@ -39,14 +39,14 @@ struct DrawingMeasures {
         tipIndex = distances.firstIndex { $0 >= StrokeRuleThresholds.tipReach * farthest }!
         tip = points[tipIndex]
         chord = Geometry.distance(first, points[tipIndex])
-        // The shaft is measured on points every eighth of the chord: fine enough to follow a
-        // curve, coarse enough that the pen's tremor (which doubles the raw path length of a
-        // small drawing) counts for nothing.
-        let step = chord / 8
-        let shaft = chord > 0 ? Geometry.resampled(Array(points[...tipIndex]), step: step) : [first]
+        // The shaft is measured on its simplification at `shaftTolerance` of the chord: a
+        // curve keeps its turning, but the pen's tremor (which can double the raw path length
+        // and turning of a small drawing) counts for nothing.
+        let tolerance = StrokeRuleThresholds.shaftTolerance * chord
+        let shaft = Geometry.simplified(Array(points[...tipIndex]), tolerance: tolerance)
         shaftLength = Geometry.pathLength(shaft)
-        shaftTurning = Geometry.turning(shaft, step: step)
-        headLength = chord > 0 ? Geometry.pathLength(Geometry.resampled(Array(points[tipIndex...]), step: step / 2)) : 0
+        shaftTurning = Geometry.turning(shaft)
+        headLength = Geometry.pathLength(Geometry.simplified(Array(points[tipIndex...]), tolerance: tolerance))
         let center = Geometry.centroid(points)
         let radius = Geometry.meanDistance(points, from: center)
         let variance = points.reduce(0.0) {

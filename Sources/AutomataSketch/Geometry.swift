@@ -108,11 +108,10 @@ extension Geometry {
         return total
     }
 
-    /// How much the polyline turns, in radians, summing absolute direction changes between
-    /// steps of about `step` length. Resampling first keeps the pen's tremor (many tiny
-    /// zig-zags between samples) from counting: a straight line gives about 0, a half circle π.
-    static func turning<Points: Collection>(_ points: Points, step: Double) -> Double where Points.Element == SketchPoint {
-        let samples = resampled(Array(points), step: step)
+    /// How much the polyline turns, in radians: the sum of absolute direction changes at its
+    /// vertices (a straight line 0, a half circle about π). Simplify it first so that the
+    /// pen's tremor does not count.
+    static func turning(_ samples: [SketchPoint]) -> Double {
         guard samples.count > 2 else { return 0 }
         var total = 0.0
         for index in 2..<samples.count {
@@ -122,6 +121,30 @@ extension Geometry {
             total += abs(atan2(cross, dot))
         }
         return total
+    }
+
+    /// The polyline with only the vertices that matter at `tolerance` (Ramer–Douglas–Peucker:
+    /// keep the point farthest from the chord while it is farther than `tolerance`, recursively).
+    /// Tremor smaller than the tolerance disappears; corners and curves stay.
+    static func simplified(_ points: [SketchPoint], tolerance: Double) -> [SketchPoint] {
+        guard points.count > 2 else { return points }
+        var keep = [Bool](repeating: false, count: points.count)
+        keep[0] = true
+        keep[points.count - 1] = true
+        var pending = [(0, points.count - 1)]
+        while let (first, last) = pending.popLast() {
+            guard last > first + 1 else { continue }
+            var farthest = first, farthestDistance = -1.0
+            for index in (first + 1)..<last {
+                let d = distance(points[index], toSegment: points[first], points[last])
+                if d > farthestDistance { (farthest, farthestDistance) = (index, d) }
+            }
+            guard farthestDistance > tolerance else { continue }
+            keep[farthest] = true
+            pending.append((first, farthest))
+            pending.append((farthest, last))
+        }
+        return points.indices.filter { keep[$0] }.map { points[$0] }
     }
 
     /// Points every `step` along the polyline (the first and last points kept).

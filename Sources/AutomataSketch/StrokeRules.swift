@@ -103,6 +103,9 @@ public enum StrokeRuleThresholds {
     /// The tip of an open stroke is the first point at least this fraction of the largest
     /// distance from the start.
     public static let tipReach = 0.95
+    /// Shafts are measured after simplifying them to this fraction of their chord (wobble and
+    /// tremor below it vanish; a zig-zag or a bow stays).
+    public static let shaftTolerance = 0.04
     /// An open stroke's last point is at least this fraction of the start–tip distance from
     /// its start (a self-loop comes back to where it began).
     public static let openEnds = 0.6
@@ -274,11 +277,14 @@ extension Sketch {
         var from = snap(start, excluding: nil)
         var to = snap(tip, excluding: nil)
         if let source = from, source.id == to?.id {
-            // Both ends near one state. A stroke that leaves the state and comes back is a
-            // self-loop drawn as an arrow; otherwise the deeper end keeps the state.
+            // Both ends near one state. A stroke that leaves the state and comes back (its last
+            // point near its start) is a self-loop drawn as an arrow; otherwise the deeper end
+            // keeps the state, and the other end goes to the next state in reach (a short
+            // arrow from a big state that stops short of a small one).
             let last = points[points.count - 1]
             if Geometry.distance(last, source.center) <= source.outerRadius + StrokeRuleThresholds.arrowSnap * source.radius,
-                Geometry.distance(tip, source.center) > source.outerRadius
+                Geometry.distance(tip, source.center) > source.outerRadius,
+                Geometry.distance(last, start) < StrokeRuleThresholds.openEnds * length
             {
                 return addSelfLoop(on: source, points: points, symbols: symbols, isEpsilon: isEpsilon)
             }

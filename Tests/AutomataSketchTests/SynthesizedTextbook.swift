@@ -59,7 +59,7 @@ enum SynthesizedTextbook {
         func chance(_ probability: Double) -> Bool { random.nextUnit() < probability }
 
         let radius = exp(uniform(log(radiusRange.lowerBound)...log(radiusRange.upperBound)))
-        let spacing = radius * uniform(3.3...4.5)
+        let spacing = radius * uniform(3.5...4.5)
         let rotation = uniform(-0.35...0.35)
         let origin = SketchPoint(uniform(0...600), uniform(0...600))
         let centers = layout.positions.map { position in
@@ -115,8 +115,13 @@ enum SynthesizedTextbook {
                 let bend = edge.bend + uniform(-0.05...0.05)
                 // The arc leaves and enters on the bulge side, at about the tangent's angle.
                 let tilt = atan(4 * bend) * uniform(0.5...0.8)
-                let start = source + rotated(along, by: -tilt) * rims[edge.from] * uniform(0.9...1.3)
-                let tip = target + rotated(-along, by: tilt) * rims[edge.to] * uniform(1.0...1.45)
+                // Starts inside or outside the rim, stops short or touches; between close states
+                // the arrow still spans at least one radius, as anyone would draw it.
+                let startOffset = rims[edge.from] * uniform(0.9...1.3)
+                let room = (target - source).magnitude - startOffset - radius
+                let tipOffset = max(min(rims[edge.to] * uniform(1.0...1.45), room), rims[edge.to] * 0.9)
+                let start = source + rotated(along, by: -tilt) * startOffset
+                let tip = target + rotated(-along, by: tilt) * tipOffset
                 add([synthesizer.arrow(from: start, to: tip, head: .random, bend: bend)],
                     "transition \(edge.from) → \(edge.to)", symbols: edge.symbols, epsilon: edge.epsilon)
             }
@@ -145,9 +150,15 @@ enum SynthesizedTextbook {
     }
 
     static func normalized(_ v: SketchPoint) -> SketchPoint {
-        v / (v * v).sum().squareRoot()
+        v / v.magnitude
     }
+}
 
+extension SketchPoint {
+    var magnitude: Double { (self * self).sum().squareRoot() }
+}
+
+extension SynthesizedTextbook {
     /// The lines as ndjson text, as `strokekit recognize` reads it (coordinates rounded to 0.1).
     static func ndjson(_ lines: [SketchLine]) -> String {
         func number(_ value: Double) -> String {
