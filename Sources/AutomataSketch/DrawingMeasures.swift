@@ -75,5 +75,6 @@ struct DrawingMeasures {
             && shaftLength <= StrokeRuleThresholds.shaftStretch * chord
             && shaftTurning <= StrokeRuleThresholds.shaftTurning
             && headLength <= StrokeRuleThresholds.headLength * chord
+            && points[tipIndex...].allSatisfy { Geometry.distance($0, tip) <= StrokeRuleThresholds.headReach * chord }
     }
 }

@@ -115,9 +115,11 @@ public enum StrokeRuleThresholds {
     /// …turns by at most this many radians in all (a bow of 0.3 turns about 1.75; a wavy line
     /// or a zig-zag turns more than π)…
     public static let shaftTurning = 2.6
-    /// …and the head drawn after the tip is at most this fraction of the shaft's span (three
-    /// barb lengths of up to 0.3 of the length).
-    public static let headLength = 1.0
+    /// …and the head drawn after the tip stays within `headReach` of the span from the tip,
+    /// with a path at most `headLength` spans long (three barb strokes of up to 0.36 of the
+    /// span, plus the pen's wobble): a head, not a scribble at the end.
+    public static let headReach = 0.5
+    public static let headLength = 1.6
     /// A rejected stroke into a state is read as the initial arrow only when nearly straight.
     public static let initialArrowTurning = 0.8
     /// A stroke read as a self-loop winds this many turns around its own centre (loops are
