@@ -98,8 +98,8 @@ extension Sketch {
             || Geometry.distance(drawing.tip, source.center) > source.outerRadius
     }
 
-    /// The state the drawing is a self-loop on: both ends within `loopReach` of its rim, the
-    /// apex outside it, one turn, not around the state's centre, and smaller than the state.
+    /// The state the drawing is a self-loop on: its start and its return (the closest point
+    /// of its last quarter) within `loopReach` of the rim, the apex outside it, one turn, not around the state's centre, and smaller than the state.
     func loopState(_ drawing: DrawingMeasures) -> SketchState? {
         guard StrokeRuleThresholds.loopWinding.contains(abs(drawing.winding)),
             drawing.pathLength <= StrokeRuleThresholds.loopStretch * 2 * Double.pi * drawing.meanRadius
@@ -108,10 +108,12 @@ extension Sketch {
         for state in states {
             let rim = state.outerRadius
             let reach = rim + StrokeRuleThresholds.loopReach * state.radius
-            let apex = drawing.points.map { Geometry.distance($0, state.center) }.max()!
-            guard Geometry.distance(drawing.start, state.center) <= reach,
-                Geometry.distance(drawing.last, state.center) <= reach,
-                apex >= rim + StrokeRuleThresholds.loopMinimumBulge * state.radius,
+            let distances = drawing.points.map { Geometry.distance($0, state.center) }
+            // The loop ends where it comes back closest to the state in its last quarter: an
+            // arrowhead's last barb may point away from the rim.
+            let end = distances[(distances.count * 3 / 4)...].min()!
+            guard Geometry.distance(drawing.start, state.center) <= reach, end <= reach,
+                distances.max()! >= rim + StrokeRuleThresholds.loopMinimumBulge * state.radius,
                 drawing.meanRadius <= StrokeRuleThresholds.loopAsCircleMaxRadius * rim,
                 abs(Geometry.windingTurns(drawing.points, around: state.center)) < 0.5
             else { continue }

@@ -5,8 +5,7 @@ struct DrawingMeasures {
     let points: [SketchPoint]
     /// The first point drawn, and the last.
     let start: SketchPoint, last: SketchPoint
-    /// An arrow's tip: the first point about as far from the start as the farthest one
-    /// (`tipReach`), and its index in `points`.
+    /// An arrow's tip (where the shaft ends and the head begins; see `init`) and its index.
     let tip: SketchPoint, tipIndex: Int
     /// Distance from the start to the tip.
     let chord: Double
@@ -31,12 +30,25 @@ struct DrawingMeasures {
         let first = points[0]
         start = first
         last = points[points.count - 1]
-        // The tip is where the pen first gets (nearly) as far from the start as it ever does:
-        // a head drawn tip–barb–tip–barb may come back a hair farther than the first arrival,
-        // and its first barb is not part of the shaft.
+        // The tip is where the shaft ends: the first point nearly as far from the start as the
+        // farthest one (`tipNearFarthest`), or before that the first point at least
+        // `tipReach` of that distance after which the pen heads back toward the start by more
+        // than `tipTurnBack` (into a barb): a head's barbs or closed triangle may reach
+        // farther than the tip.
         let distances = points.map { Geometry.distance($0, first) }
         let farthest = distances.max()!
-        tipIndex = distances.firstIndex { $0 >= StrokeRuleThresholds.tipReach * farthest }!
+        var tipCandidate = distances.firstIndex { $0 >= StrokeRuleThresholds.tipNearFarthest * farthest }!
+        var runningMaximum = 0
+        for index in distances.indices.prefix(tipCandidate) {
+            if distances[index] > distances[runningMaximum] { runningMaximum = index }
+            if distances[runningMaximum] >= StrokeRuleThresholds.tipReach * farthest,
+                distances[index] < distances[runningMaximum] - StrokeRuleThresholds.tipTurnBack * farthest
+            {
+                tipCandidate = runningMaximum
+                break
+            }
+        }
+        tipIndex = tipCandidate
         tip = points[tipIndex]
         chord = Geometry.distance(first, points[tipIndex])
         // The shaft is measured on its simplification at `shaftTolerance` of the chord: a

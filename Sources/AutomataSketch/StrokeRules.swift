@@ -100,9 +100,12 @@ public enum StrokeRuleThresholds {
     /// Circles of a double circle drawn in one drawing have centres at most this many times
     /// the smaller radius apart.
     public static let concentricOffset = 0.35
-    /// The tip of an open stroke is the first point at least this fraction of the largest
-    /// distance from the start.
-    public static let tipReach = 0.95
+    /// The tip of an open stroke is the first point at least `tipNearFarthest` of the largest
+    /// distance from the start, or an earlier one at least `tipReach` of it after which the
+    /// pen comes back toward the start by `tipTurnBack` of it (the first barb of the head).
+    public static let tipNearFarthest = 0.95
+    public static let tipReach = 0.8
+    public static let tipTurnBack = 0.05
     /// Shafts are measured after simplifying them to this fraction of their chord (wobble and
     /// tremor below it vanish; a zig-zag or a bow stays).
     public static let shaftTolerance = 0.04
