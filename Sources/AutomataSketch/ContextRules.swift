@@ -14,6 +14,10 @@ public enum ContextRule: String, Codable, Hashable, Sendable, CaseIterable, Cust
     case concentricCircles
     /// A simple open stroke from one state to another: a transition, whatever it was classified as.
     case strokeBetweenStates
+    /// A simple open stroke classified as a self-loop or a circle that leaves a state and does
+    /// not come back to it: a transition whose tip is still free (the sketch then warns that
+    /// it ends in empty space), not a self-loop the student never drew.
+    case strokeLeavingState
     /// A stroke leaving a state's rim, turning once outward and coming back to the same rim,
     /// smaller than the state: a self-loop, whatever it was classified as.
     case loopOnRim
@@ -28,6 +32,7 @@ public enum ContextRule: String, Codable, Hashable, Sendable, CaseIterable, Cust
         switch self {
         case .concentricCircles: return "two circles round one centre"
         case .strokeBetweenStates: return "drawn from one state to another"
+        case .strokeLeavingState: return "leaves a state and does not come back"
         case .loopOnRim: return "leaves and returns to one state's rim"
         case .roundStroke: return "a closed round stroke"
         case .arrowIntoState: return "a straight stroke from empty space into a state"
@@ -63,6 +68,7 @@ extension Sketch {
         if strokes.count > 1, isDoubleCircle(strokes) { return reading(.circle, .concentricCircles) }
         if classified == .arrow || classified == .line { return (StrokeReading(shape: classified!, rule: nil), "") }
         if connectsTwoStates(drawing) { return reading(.arrow, .strokeBetweenStates) }
+        if classified != nil, leavesAStateForGood(drawing) { return reading(.arrow, .strokeLeavingState) }
         if classified != .cycle, loopState(drawing) != nil { return reading(.cycle, .loopOnRim) }
         if drawing.isClosedRound, classified == nil || (classified == .cycle && !touchesAState(drawing)) {
             return reading(.circle, .roundStroke)
@@ -121,6 +127,14 @@ extension Sketch {
             if best == nil || score < best!.score { best = (state, score) }
         }
         return best?.state
+    }
+
+    /// True when the drawing is a simple open stroke starting at a state whose end (the closest
+    /// point of its last quarter) stays out of that state's reach.
+    private func leavesAStateForGood(_ drawing: DrawingMeasures) -> Bool {
+        guard drawing.isSimpleOpenStroke, let source = snap(drawing.start, excluding: nil) else { return false }
+        let end = drawing.points[(drawing.points.count * 3 / 4)...].map { Geometry.distance($0, source.center) }.min()!
+        return end > source.outerRadius + StrokeRuleThresholds.loopReach * source.radius
     }
 
     /// True when some point of the drawing lies within `loopReach` of a state's rim.
