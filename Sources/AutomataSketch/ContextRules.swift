@@ -45,6 +45,11 @@ public enum ContextRule: String, Codable, Hashable, Sendable, CaseIterable, Cust
 public struct StrokeReading: Hashable, Sendable, Codable {
     public var shape: StrokeShape
     public var rule: ContextRule?
+
+    public init(shape: StrokeShape, rule: ContextRule?) {
+        self.shape = shape
+        self.rule = rule
+    }
 }
 
 extension Sketch {
