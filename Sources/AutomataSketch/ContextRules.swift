@@ -86,7 +86,8 @@ extension Sketch {
             return reading(.arrow, .arrowIntoState)
         }
         let percent = Int((classification.confidence * 100).rounded())
-        return (nil, "the stroke does not look like an arrow, a circle or a self-loop (best guess \(classification.label), \(percent)%); draw it again as one clear shape: a circle for a state, a line with a head from one state to another, or a loop on a state's rim")
+        let closest = classification.label == "cycle" ? "self-loop" : classification.label
+        return (nil, "the stroke does not look like an arrow, a circle or a self-loop (closest: \(closest), \(percent)%); draw it again as one clear shape: a circle for a state, a line from one state to another with its head at the end, or a loop that leaves a state's rim and comes back to it")
     }
 
     /// True when every stroke is closed and round and all share about one centre.
