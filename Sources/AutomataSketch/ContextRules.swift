@@ -22,7 +22,8 @@ public enum ContextRule: String, Codable, Hashable, Sendable, CaseIterable, Cust
     /// smaller than the state: a self-loop, whatever it was classified as.
     case loopOnRim
     /// A closed round stroke: a circle (a state, or the second circle of a final state) when
-    /// the classifier rejected it, or called it a self-loop but it touches no state.
+    /// the classifier rejected it, or called it a self-loop but it touches no state or goes
+    /// round one (a self-loop sits on the rim; it never encloses the state).
     case roundStroke
     /// A rejected stroke whose best shape is an arrow, nearly straight, from empty space to a
     /// state: the initial arrow.
@@ -75,13 +76,15 @@ extension Sketch {
         if connectsTwoStates(drawing) { return reading(.arrow, .strokeBetweenStates) }
         if classified != nil, leavesAStateForGood(drawing) { return reading(.arrow, .strokeLeavingState) }
         if classified != .cycle, loopState(drawing) != nil { return reading(.cycle, .loopOnRim) }
-        if drawing.isClosedRound, classified == nil || (classified == .cycle && !touchesAState(drawing)) {
+        if drawing.isClosedRound,
+            classified == nil || (classified == .cycle && (!touchesAState(drawing) || goesRoundAState(drawing)))
+        {
             return reading(.circle, .roundStroke)
         }
         if let classified { return (StrokeReading(shape: classified, rule: nil), "") }
         if classification.label == "arrow", drawing.isSimpleOpenStroke,
             drawing.shaftTurning <= StrokeRuleThresholds.initialArrowTurning,
-            snap(drawing.start, excluding: nil) == nil, snap(drawing.tip, excluding: nil) != nil
+            snap(drawing.start, excluding: nil) == nil, snap(drawing.farthest, excluding: nil) != nil
         {
             return reading(.arrow, .arrowIntoState)
         }
@@ -104,10 +107,10 @@ extension Sketch {
     /// when it lies outside the start's state).
     private func connectsTwoStates(_ drawing: DrawingMeasures) -> Bool {
         guard drawing.isSimpleOpenStroke, let source = snap(drawing.start, excluding: nil),
-            snap(drawing.tip, excluding: source.id) != nil
+            snap(drawing.farthest, excluding: source.id) != nil
         else { return false }
-        return snap(drawing.tip, excluding: nil)?.id != source.id
-            || Geometry.distance(drawing.tip, source.center) > source.outerRadius
+        return snap(drawing.farthest, excluding: nil)?.id != source.id
+            || Geometry.distance(drawing.farthest, source.center) > source.outerRadius
     }
 
     /// The state the drawing is a self-loop on: its start and its return (the closest point
@@ -141,6 +144,11 @@ extension Sketch {
         guard drawing.isSimpleOpenStroke, let source = snap(drawing.start, excluding: nil) else { return false }
         let end = drawing.points[(drawing.points.count * 3 / 4)...].map { Geometry.distance($0, source.center) }.min()!
         return end > source.outerRadius + StrokeRuleThresholds.loopReach * source.radius
+    }
+
+    /// True when the drawing winds round some state's centre (a circle drawn around it).
+    private func goesRoundAState(_ drawing: DrawingMeasures) -> Bool {
+        states.contains { abs(Geometry.windingTurns(drawing.points, around: $0.center)) >= StrokeRuleThresholds.roundWinding.lowerBound }
     }
 
     /// True when some point of the drawing lies within `loopReach` of a state's rim.

@@ -6,7 +6,10 @@ struct DrawingMeasures {
     /// The first point drawn, and the last.
     let start: SketchPoint, last: SketchPoint
     /// An arrow's tip (where the shaft ends and the head begins; see `init`) and its index.
+    /// The shape measures use it; snapping uses `farthest`, as `addArrow` does.
     let tip: SketchPoint, tipIndex: Int
+    /// The point farthest from the start: where `addArrow` snaps the arrow's end.
+    let farthest: SketchPoint
     /// Distance from the start to the tip.
     let chord: Double
     /// Path length from the start to the tip (the shaft), and after the tip (the head), of
@@ -37,6 +40,7 @@ struct DrawingMeasures {
         // farther than the tip.
         let distances = points.map { Geometry.distance($0, first) }
         let farthest = distances.max()!
+        self.farthest = points[distances.firstIndex(of: farthest)!]
         var tipCandidate = distances.firstIndex { $0 >= StrokeRuleThresholds.tipNearFarthest * farthest }!
         var runningMaximum = 0
         for index in distances.indices.prefix(tipCandidate) {

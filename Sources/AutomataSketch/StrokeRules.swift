@@ -272,7 +272,8 @@ extension Sketch {
         let points = Array(strokes.joined())
         let start = points[0]
         // The tip is the point farthest from the start, so an arrowhead drawn in the same
-        // stroke (which doubles back from the tip) does not move it.
+        // stroke (which doubles back from the tip) does not move it. (A barb that reaches a
+        // little past the tip moves it by less than the snap distance.)
         let tip = points.max { Geometry.distance($0, start) < Geometry.distance($1, start) }!
         let length = Geometry.distance(start, tip)
         if length == 0 || length < StrokeRuleThresholds.minimumArrowLength * (typicalRadius ?? 0) {

@@ -137,6 +137,14 @@ struct FixedClassifier: StrokeClassifying {
         #expect(result.reading == StrokeReading(shape: .circle, rule: .roundStroke))
     }
 
+    @Test func secondCircleClassifiedAsCycleMakesTheStateFinal() throws {
+        var editor = twoStates()
+        let outer = Pen.circle(right + SketchPoint(4, -3), radius * 1.25)
+        let result = try add([outer], to: &editor, as: FixedClassifier(circle: 0.45, cycle: 0.55))
+        #expect(result.outcome.description == "state q1 made final")
+        #expect(result.reading == StrokeReading(shape: .circle, rule: .roundStroke))
+    }
+
     @Test func rejectedStraightArrowFromEmptySpaceIsTheInitialArrow() throws {
         var editor = twoStates()
         let arrow = Pen.arrow(left - SketchPoint(120, 0), left - SketchPoint(45, 0))
