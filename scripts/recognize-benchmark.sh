@@ -19,7 +19,7 @@ benchmarks=(
 )
 
 # Reads the JSON report on stdin; arguments are the words the language accepts.
-compare='
+compare=$(cat <<'PY'
 import json, sys
 report = json.load(sys.stdin)
 accepted = set(sys.argv[1:])
@@ -29,15 +29,18 @@ for run in report["simulations"]:
     ok = run["accepted"] == expected
     misses += not ok
     verdict = "accepted" if run["accepted"] else "rejected"
-    print(f"  {run[\"input\"]!r:10} {verdict:9} {\"OK\" if ok else \"WRONG (expected \" + (\"accepted\" if expected else \"rejected\") + \")\"}")
+    check = "OK" if ok else "WRONG (expected " + ("accepted" if expected else "rejected") + ")"
+    print("  %-10r %-9s %s" % (run["input"], verdict, check))
 for warning in report["warnings"]:
-    print(f"  warning: {warning}")
-read = [s for s in report["strokes"] if s.get("rule")]
+    print("  warning: " + warning)
+read = [s for s in report["strokes"] if s["rule"] is not None]
 rejected = [s for s in report["strokes"] if s["shape"] is None]
-print(f"  {len(report[\"strokes\"])} strokes, {len(read)} read in context, {len(rejected)} rejected; "
-      f"{len(report[\"simulations\"]) - misses}/{len(report[\"simulations\"])} words right")
+words = len(report["simulations"])
+print("  %d strokes (%d read in context, %d rejected); %d/%d words right"
+      % (len(report["strokes"]), len(read), len(rejected), words - misses, words))
 sys.exit(1 if misses else 0)
-'
+PY
+)
 
 failures=0
 for benchmark in "${benchmarks[@]}"; do

@@ -90,7 +90,9 @@ extension Sketch {
         }
         let percent = Int((classification.confidence * 100).rounded())
         let closest = classification.label == "cycle" ? "self-loop" : classification.label
-        return (nil, "the stroke does not look like an arrow, a circle or a self-loop (closest: \(closest), \(percent)%); draw it again as one clear shape: a circle for a state, a line from one state to another with its head at the end, or a loop that leaves a state's rim and comes back to it")
+        // Below 5% the "closest" shape is noise, and naming it would only mislead.
+        let guess = percent >= 5 ? " (closest: \(closest), \(percent)%)" : ""
+        return (nil, "the stroke does not look like an arrow, a circle or a self-loop\(guess); draw it again as one clear shape: a circle for a state, a line from one state to another with its head at the end, or a loop that leaves a state's rim and comes back to it")
     }
 
     /// True when every stroke is closed and round and all share about one centre.

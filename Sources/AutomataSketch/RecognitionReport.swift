@@ -15,6 +15,18 @@ public struct RecognitionReport: Codable, Hashable, Sendable {
         /// …and why, when that is not the classifier's accepted label (see `ContextRule`).
         public var rule: String?
         public var outcome: String
+
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(index, forKey: .index)
+            try container.encode(line, forKey: .line)
+            try container.encode(label, forKey: .label)
+            try container.encode(confidence, forKey: .confidence)
+            try container.encode(rejected, forKey: .rejected)
+            try container.encode(shape, forKey: .shape)  // null when rejected
+            try container.encode(rule, forKey: .rule)
+            try container.encode(outcome, forKey: .outcome)
+        }
     }
 
     public struct StateEntry: Codable, Hashable, Sendable {
@@ -28,6 +40,14 @@ public struct RecognitionReport: Codable, Hashable, Sendable {
         public var to: String?
         public var symbols: [String]
         public var epsilon: Bool
+
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(from, forKey: .from)  // null for a free end
+            try container.encode(to, forKey: .to)
+            try container.encode(symbols, forKey: .symbols)
+            try container.encode(epsilon, forKey: .epsilon)
+        }
     }
 
     public struct SimulationEntry: Codable, Hashable, Sendable {
@@ -35,6 +55,14 @@ public struct RecognitionReport: Codable, Hashable, Sendable {
         public var accepted: Bool
         public var reason: String?
         public var trace: [TraceStep]
+
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(input, forKey: .input)
+            try container.encode(accepted, forKey: .accepted)
+            try container.encode(reason, forKey: .reason)  // null when accepted
+            try container.encode(trace, forKey: .trace)
+        }
     }
 
     public var strokes: [StrokeEntry]
@@ -70,7 +98,9 @@ public struct RecognitionReport: Codable, Hashable, Sendable {
         table = automaton.transitionTable().description
     }
 
-    /// The report as one JSON object (keys sorted; `null` for a missing state or reason).
+    /// The report as one JSON object (keys sorted; every key always present, `null` for a
+    /// free transition end, the reason of an accepted word, the shape of a rejected stroke and
+    /// the rule of a stroke read as classified).
     public func json() throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
