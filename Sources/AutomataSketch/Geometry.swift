@@ -95,3 +95,79 @@ enum Geometry {
         return total / (2 * Double.pi)
     }
 }
+
+extension Geometry {
+    /// The length of the polyline through `points`.
+    static func pathLength<Points: Collection>(_ points: Points) -> Double where Points.Element == SketchPoint {
+        var total = 0.0
+        var previous: SketchPoint?
+        for point in points {
+            if let previous { total += distance(previous, point) }
+            previous = point
+        }
+        return total
+    }
+
+    /// How much the polyline turns, in radians: the sum of absolute direction changes at its
+    /// vertices (a straight line 0, a half circle about π). Simplify it first so that the
+    /// pen's tremor does not count.
+    static func turning(_ samples: [SketchPoint]) -> Double {
+        guard samples.count > 2 else { return 0 }
+        var total = 0.0
+        for index in 2..<samples.count {
+            let incoming = samples[index - 1] - samples[index - 2], outgoing = samples[index] - samples[index - 1]
+            let cross = incoming.x * outgoing.y - incoming.y * outgoing.x
+            let dot = (incoming * outgoing).sum()
+            total += abs(atan2(cross, dot))
+        }
+        return total
+    }
+
+    /// The polyline with only the vertices that matter at `tolerance` (Ramer–Douglas–Peucker:
+    /// keep the point farthest from the chord while it is farther than `tolerance`, recursively).
+    /// Tremor smaller than the tolerance disappears; corners and curves stay.
+    static func simplified(_ points: [SketchPoint], tolerance: Double) -> [SketchPoint] {
+        guard points.count > 2 else { return points }
+        var keep = [Bool](repeating: false, count: points.count)
+        keep[0] = true
+        keep[points.count - 1] = true
+        var pending = [(0, points.count - 1)]
+        while let (first, last) = pending.popLast() {
+            guard last > first + 1 else { continue }
+            var farthest = first, farthestDistance = -1.0
+            for index in (first + 1)..<last {
+                let d = distance(points[index], toSegment: points[first], points[last])
+                if d > farthestDistance { (farthest, farthestDistance) = (index, d) }
+            }
+            guard farthestDistance > tolerance else { continue }
+            keep[farthest] = true
+            pending.append((first, farthest))
+            pending.append((farthest, last))
+        }
+        return points.indices.filter { keep[$0] }.map { points[$0] }
+    }
+
+    /// Points every `step` along the polyline (the first and last points kept).
+    static func resampled(_ points: [SketchPoint], step: Double) -> [SketchPoint] {
+        guard let first = points.first, step > 0 else { return points }
+        var result = [first]
+        var carried = 0.0
+        for index in points.indices.dropFirst() {
+            let a = points[index - 1], b = points[index]
+            let length = distance(a, b)
+            var position = step - carried
+            while position <= length {
+                result.append(a + (b - a) * (position / length))
+                position += step
+            }
+            carried = length - (position - step)
+        }
+        // The last point closes the path; a stub shorter than half a step replaces the last
+        // sample instead, so it cannot add a spurious turn.
+        if let last = points.last, result.last != last {
+            if result.count > 1, distance(result[result.count - 1], last) < step / 2 { result.removeLast() }
+            result.append(last)
+        }
+        return result
+    }
+}

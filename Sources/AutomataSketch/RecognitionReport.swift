@@ -5,9 +5,28 @@ public struct RecognitionReport: Codable, Hashable, Sendable {
     public struct StrokeEntry: Codable, Hashable, Sendable {
         public var index: Int
         public var line: Int
+        /// The classifier's label (its best shape when it rejected the drawing) and probability.
         public var label: String
         public var confidence: Float
+        /// True when the classifier rejected the drawing as no shape.
+        public var rejected: Bool
+        /// The shape the rules read the drawing as (nil when the drawing was rejected)…
+        public var shape: String?
+        /// …and why, when that is not the classifier's accepted label (see `ContextRule`).
+        public var rule: String?
         public var outcome: String
+
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(index, forKey: .index)
+            try container.encode(line, forKey: .line)
+            try container.encode(label, forKey: .label)
+            try container.encode(confidence, forKey: .confidence)
+            try container.encode(rejected, forKey: .rejected)
+            try container.encode(shape, forKey: .shape)  // null when rejected
+            try container.encode(rule, forKey: .rule)
+            try container.encode(outcome, forKey: .outcome)
+        }
     }
 
     public struct StateEntry: Codable, Hashable, Sendable {
@@ -21,6 +40,14 @@ public struct RecognitionReport: Codable, Hashable, Sendable {
         public var to: String?
         public var symbols: [String]
         public var epsilon: Bool
+
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(from, forKey: .from)  // null for a free end
+            try container.encode(to, forKey: .to)
+            try container.encode(symbols, forKey: .symbols)
+            try container.encode(epsilon, forKey: .epsilon)
+        }
     }
 
     public struct SimulationEntry: Codable, Hashable, Sendable {
@@ -28,6 +55,14 @@ public struct RecognitionReport: Codable, Hashable, Sendable {
         public var accepted: Bool
         public var reason: String?
         public var trace: [TraceStep]
+
+        public func encode(to encoder: Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(input, forKey: .input)
+            try container.encode(accepted, forKey: .accepted)
+            try container.encode(reason, forKey: .reason)  // null when accepted
+            try container.encode(trace, forKey: .trace)
+        }
     }
 
     public var strokes: [StrokeEntry]
@@ -45,7 +80,9 @@ public struct RecognitionReport: Codable, Hashable, Sendable {
         self.strokes = strokes.map {
             StrokeEntry(
                 index: $0.index, line: $0.lineNumber, label: $0.classification.label,
-                confidence: $0.classification.confidence, outcome: $0.outcome.description)
+                confidence: $0.classification.confidence, rejected: $0.classification.isRejected,
+                shape: $0.reading?.shape.rawValue, rule: $0.reading?.rule?.rawValue,
+                outcome: $0.outcome.description)
         }
         states = sketch.states.map { StateEntry(name: $0.name, initial: sketch.isInitial($0.id), final: $0.isFinal) }
         transitions = sketch.transitions.filter { !$0.isInitialMarker }.map {
@@ -61,7 +98,9 @@ public struct RecognitionReport: Codable, Hashable, Sendable {
         table = automaton.transitionTable().description
     }
 
-    /// The report as one JSON object (keys sorted; `null` for a missing state or reason).
+    /// The report as one JSON object (keys sorted; every key always present, `null` for a
+    /// free transition end, the reason of an accepted word, the shape of a rejected stroke and
+    /// the rule of a stroke read as classified).
     public func json() throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -75,7 +114,11 @@ public struct RecognitionReport: Codable, Hashable, Sendable {
             lines.append("Strokes:")
             for stroke in strokes {
                 let percent = Int((stroke.confidence * 100).rounded())
-                lines.append("  #\(stroke.index) (line \(stroke.line)) \(stroke.label) \(percent)%: \(stroke.outcome)")
+                var seen = "\(stroke.label) \(percent)%\(stroke.rejected ? " (rejected)" : "")"
+                if let shape = stroke.shape, let rule = stroke.rule.flatMap(ContextRule.init(rawValue:)) {
+                    seen += ", read as \(shape): \(rule)"
+                }
+                lines.append("  #\(stroke.index) (line \(stroke.line)) \(seen): \(stroke.outcome)")
             }
             lines.append("")
         }

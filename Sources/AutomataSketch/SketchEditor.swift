@@ -29,6 +29,9 @@ public enum SketchEditError: Error, Hashable, Sendable, CustomStringConvertible 
 /// A stroke's classification and what it did to the sketch.
 public struct ClassifiedOutcome: Hashable, Sendable {
     public var classification: Classification
+    /// The shape the rules read the drawing as, and the context rule that chose it when it is
+    /// not the classifier's accepted label; nil when the drawing was rejected.
+    public var reading: StrokeReading?
     public var outcome: StrokeOutcome
 }
 
@@ -51,26 +54,22 @@ public struct SketchEditor: Sendable {
 
     // MARK: - Drawing
 
-    /// Classifies a drawing (usually one stroke) and applies the rule for its shape.
-    /// `name` names the state a circle creates; `symbols` and `isEpsilon` label the
-    /// transition or self-loop an arrow or loop creates.
-    /// Throws when no classifier is set or the classifier fails.
+    /// Classifies a drawing (usually one stroke), reads it in the context of the sketch (see
+    /// `ContextRule`: the sketch around a drawing can overrule the classifier's first choice
+    /// or its rejection) and applies the rule for that shape. `name` names the state a circle
+    /// creates; `symbols` and `isEpsilon` label the transition or self-loop an arrow or loop
+    /// creates. Throws when no classifier is set or the classifier fails.
     public mutating func add(
         _ strokes: [Stroke], name: String? = nil, symbols: [String] = [], isEpsilon: Bool = false
     ) throws -> ClassifiedOutcome {
         guard let classifier else { throw SketchEditError.noClassifier }
         let classification = try classifier.classify(strokes)
-        if classification.isRejected {
-            let percent = Int((classification.confidence * 100).rounded())
-            let reason = "the stroke does not look like an arrow, a circle or a self-loop (best guess \(classification.label), \(percent)%); draw it again more clearly"
-            return ClassifiedOutcome(classification: classification, outcome: .rejected(reason: reason))
-        }
-        guard let shape = StrokeShape(classifierLabel: classification.label) else {
-            let reason = "the classifier answered \"\(classification.label)\", which is not a sketch shape (arrow, circle, cycle); use a classifier trained on those"
-            return ClassifiedOutcome(classification: classification, outcome: .rejected(reason: reason))
-        }
-        let outcome = add(strokes, as: shape, name: name, symbols: symbols, isEpsilon: isEpsilon)
-        return ClassifiedOutcome(classification: classification, outcome: outcome)
+        var changed = sketch
+        let (outcome, reading) = changed.apply(
+            strokes.map(\.sketchPoints), classification: classification,
+            name: name, symbols: symbols, isEpsilon: isEpsilon)
+        if !outcome.isRejected { commit(changed) }
+        return ClassifiedOutcome(classification: classification, reading: reading, outcome: outcome)
     }
 
     /// Classifies one stroke and applies the rule for its shape.

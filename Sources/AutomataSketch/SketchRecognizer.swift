@@ -6,6 +6,8 @@ public struct RecognizedStroke: Hashable, Sendable {
     public var index: Int
     public var lineNumber: Int
     public var classification: Classification
+    /// What the rules read the drawing as (nil when rejected); see `ContextRule`.
+    public var reading: StrokeReading?
     public var outcome: StrokeOutcome
     /// Labels on the line that did not apply (e.g. symbols on a stroke that became a state).
     public var notes: [String]
@@ -47,7 +49,7 @@ public enum SketchRecognizer {
             }
             recognized.append(RecognizedStroke(
                 index: index, lineNumber: line.lineNumber, classification: result.classification,
-                outcome: result.outcome, notes: notes(for: line, outcome: result.outcome)))
+                reading: result.reading, outcome: result.outcome, notes: notes(for: line, outcome: result.outcome)))
         }
         return Recognition(strokes: recognized, editor: editor)
     }

@@ -1,3 +1,5 @@
+import StrokeKit
+
 /// The shapes the sketch understands. The classifier names `arrow`, `circle` and `cycle`
 /// (a self-loop); `line` is an arrow without a head, for front ends that tell them apart.
 public enum StrokeShape: String, Codable, Hashable, Sendable, CaseIterable {
@@ -69,9 +71,10 @@ public enum StrokeRuleThresholds {
     public static let loopReach = 0.6
     /// …and the loop's centre lies within this many R of the state's centre.
     public static let loopCenterReach = 3.0
-    /// A `circle` no larger than this many R whose centre sits within `loopOnRimBand` R of an
-    /// existing rim is a self-loop drawn round: it cannot be a state (it would overlap).
-    public static let loopAsCircleMaxRadius = 0.7
+    /// A `circle` no larger than this many R (of the outer rim) whose centre sits within
+    /// `loopOnRimBand` R of an existing (outer) rim is a self-loop drawn round: it cannot be a
+    /// state (it would overlap).
+    public static let loopAsCircleMaxRadius = 0.8
     public static let loopOnRimBand = 0.5
     /// A new circle is rejected when its centre is closer to an existing state's centre than
     /// this fraction of the two radii added: the circles would overlap heavily.
@@ -85,6 +88,50 @@ public enum StrokeRuleThresholds {
     public static let minimumStateRadius = 0.25
     /// An arrow shorter than this fraction of the median state radius is a slip of the pen.
     public static let minimumArrowLength = 0.3
+
+    // MARK: Shapes in context (see `ContextRule`)
+
+    /// A closed round stroke winds this many turns around its centre (a circle with a small
+    /// gap is 0.9; one overshooting by a third of a turn 1.33)…
+    public static let roundWinding = 0.8...1.4
+    /// …and its points' distances from the centre vary by at most this fraction of the mean
+    /// (an ellipse with axes 1 : 0.7 gives about 0.12; a loop with a tail, 0.3 and more).
+    public static let roundSpread = 0.22
+    /// Circles of a double circle drawn in one drawing have centres at most this many times
+    /// the smaller radius apart.
+    public static let concentricOffset = 0.35
+    /// The tip of an open stroke is the first point at least `tipNearFarthest` of the largest
+    /// distance from the start, or an earlier one at least `tipReach` of it after which the
+    /// pen comes back toward the start by `tipTurnBack` of it (the first barb of the head).
+    public static let tipNearFarthest = 0.95
+    public static let tipReach = 0.8
+    public static let tipTurnBack = 0.05
+    /// Shafts are measured after simplifying them to this fraction of their chord (wobble and
+    /// tremor below it vanish; a zig-zag or a bow stays).
+    public static let shaftTolerance = 0.04
+    /// An open stroke's last point is at least this fraction of the start–tip distance from
+    /// its start (a self-loop comes back to where it began).
+    public static let openEnds = 0.6
+    /// A simple shaft is at most this much longer than the distance it spans (a back edge
+    /// bowed by 0.3 of its length is 1.24; a zig-zag at 45° is 1.41)…
+    public static let shaftStretch = 1.45
+    /// …turns by at most this many radians in all (a bow of 0.3 turns about 1.75; a wavy line
+    /// or a zig-zag turns more than π)…
+    public static let shaftTurning = 2.6
+    /// …and the head drawn after the tip stays within `headReach` of the span from the tip,
+    /// with a path at most `headLength` spans long (three barb strokes of up to 0.36 of the
+    /// span, plus the pen's wobble): a head, not a scribble at the end.
+    public static let headReach = 0.5
+    public static let headLength = 1.6
+    /// A rejected stroke into a state is read as the initial arrow only when nearly straight.
+    public static let initialArrowTurning = 0.8
+    /// A stroke read as a self-loop winds this many turns around its own centre (loops are
+    /// drawn with a gap of up to a third of a turn, or crossing a little)…
+    public static let loopWinding = 0.5...1.4
+    /// …is at most this much longer than the circle of its mean radius (no scribbling)…
+    public static let loopStretch = 1.6
+    /// …and reaches at least this many R beyond the rim.
+    public static let loopMinimumBulge = 0.3
 }
 
 extension Sketch {
@@ -92,6 +139,17 @@ extension Sketch {
     var typicalRadius: Double? {
         let radii = states.map(\.radius).sorted()
         return radii.isEmpty ? nil : radii[radii.count / 2]
+    }
+
+    /// Reads a classified drawing in context (see `ContextRule`) and applies the rule for the
+    /// shape it is read as; the reading is nil when the drawing was rejected.
+    mutating func apply(
+        _ strokes: [[SketchPoint]], classification: Classification,
+        name: String? = nil, symbols: [String] = [], isEpsilon: Bool = false
+    ) -> (outcome: StrokeOutcome, reading: StrokeReading?) {
+        let (reading, rejection) = read(strokes, classification: classification)
+        guard let reading else { return (.rejected(reason: rejection), nil) }
+        return (apply(strokes, as: reading.shape, name: name, symbols: symbols, isEpsilon: isEpsilon), reading)
     }
 
     /// Applies the rule for `shape` to a drawing (one or more strokes, as points).
@@ -139,8 +197,8 @@ extension Sketch {
         // A small circle sitting on a rim: a self-loop drawn round.
         for state in states {
             let distance = Geometry.distance(state.center, center)
-            if radius <= StrokeRuleThresholds.loopAsCircleMaxRadius * state.radius,
-                abs(distance - state.radius) <= StrokeRuleThresholds.loopOnRimBand * state.radius
+            if radius <= StrokeRuleThresholds.loopAsCircleMaxRadius * state.outerRadius,
+                abs(distance - state.outerRadius) <= StrokeRuleThresholds.loopOnRimBand * state.radius
             {
                 return addSelfLoop(on: state, points: points, symbols: symbols, isEpsilon: isEpsilon)
             }
@@ -214,7 +272,8 @@ extension Sketch {
         let points = Array(strokes.joined())
         let start = points[0]
         // The tip is the point farthest from the start, so an arrowhead drawn in the same
-        // stroke (which doubles back from the tip) does not move it.
+        // stroke (which doubles back from the tip) does not move it. (A barb that reaches a
+        // little past the tip moves it by less than the snap distance.)
         let tip = points.max { Geometry.distance($0, start) < Geometry.distance($1, start) }!
         let length = Geometry.distance(start, tip)
         if length == 0 || length < StrokeRuleThresholds.minimumArrowLength * (typicalRadius ?? 0) {
@@ -224,11 +283,14 @@ extension Sketch {
         var from = snap(start, excluding: nil)
         var to = snap(tip, excluding: nil)
         if let source = from, source.id == to?.id {
-            // Both ends near one state. A stroke that leaves the state and comes back is a
-            // self-loop drawn as an arrow; otherwise the deeper end keeps the state.
+            // Both ends near one state. A stroke that leaves the state and comes back (its last
+            // point near its start) is a self-loop drawn as an arrow; otherwise the deeper end
+            // keeps the state, and the other end goes to the next state in reach (a short
+            // arrow from a big state that stops short of a small one).
             let last = points[points.count - 1]
             if Geometry.distance(last, source.center) <= source.outerRadius + StrokeRuleThresholds.arrowSnap * source.radius,
-                Geometry.distance(tip, source.center) > source.outerRadius
+                Geometry.distance(tip, source.center) > source.outerRadius,
+                Geometry.distance(last, start) < StrokeRuleThresholds.openEnds * length
             {
                 return addSelfLoop(on: source, points: points, symbols: symbols, isEpsilon: isEpsilon)
             }
@@ -251,7 +313,7 @@ extension Sketch {
     /// The state an arrow end at `point` attaches to: one containing the point (the one whose
     /// centre is relatively nearest), else the one whose rim is relatively nearest within
     /// `arrowSnap` R.
-    private func snap(_ point: SketchPoint, excluding excluded: Int?) -> SketchState? {
+    func snap(_ point: SketchPoint, excluding excluded: Int?) -> SketchState? {
         var best: (state: SketchState, score: Double)?
         for state in states where state.id != excluded {
             let distance = Geometry.distance(point, state.center)

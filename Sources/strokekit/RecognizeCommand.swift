@@ -12,6 +12,12 @@ struct RecognizeCommand: ParsableCommand {
             {"drawing": [[xs, ys]]} (screen coordinates, y down), optionally with \
             "symbols": ["0", "1"] and "epsilon": true for the transition or self-loop the \
             stroke creates, and "name": "q0" for the state it creates.
+
+            Each drawing is classified by the CNN, then read in the context of the sketch: a \
+            curved arrow from one state to another is a transition even when the classifier \
+            calls it a self-loop, a loop on a state's rim is a self-loop even when it is drawn \
+            round or rejected, two circles round one centre are a final state. The report says \
+            "read as SHAPE: RULE" where that happened, and why any drawing was rejected.
             """)
 
     @Option(name: .long, help: "Classifier model file (default: the bundled model).")

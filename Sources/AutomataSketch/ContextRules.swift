@@ -1,0 +1,163 @@
+import StrokeKit
+
+/// Why the stroke rules read a drawing as another shape than the classifier's first choice,
+/// or accepted a drawing the classifier rejected.
+///
+/// The classifier sees one drawing alone, squeezed into 28x28 pixels: a curved back edge with
+/// its head looks exactly like a self-loop's arch, a loop drawn round like a small circle, a
+/// headless arc like a bracket (rejected). The sketch around the drawing settles most of
+/// these: where its ends are, which state it touches, whether it closes. Each rule asks for
+/// geometry a scribble does not have (one simple shaft, one turn, a round closed outline), so
+/// the classifier's reject option still stops scribbles.
+public enum ContextRule: String, Codable, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    /// Closed round strokes around one centre in one drawing: a double circle (final state).
+    case concentricCircles
+    /// A simple open stroke from one state to another: a transition, whatever it was classified as.
+    case strokeBetweenStates
+    /// A simple open stroke classified as a self-loop or a circle that leaves a state and does
+    /// not come back to it: a transition whose tip is still free (the sketch then warns that
+    /// it ends in empty space), not a self-loop the student never drew.
+    case strokeLeavingState
+    /// A stroke leaving a state's rim, turning once outward and coming back to the same rim,
+    /// smaller than the state: a self-loop, whatever it was classified as.
+    case loopOnRim
+    /// A closed round stroke: a circle (a state, or the second circle of a final state) when
+    /// the classifier rejected it, or called it a self-loop but it touches no state or goes
+    /// round one (a self-loop sits on the rim; it never encloses the state).
+    case roundStroke
+    /// A rejected stroke whose best shape is an arrow, nearly straight, from empty space to a
+    /// state: the initial arrow.
+    case arrowIntoState
+
+    public var description: String {
+        switch self {
+        case .concentricCircles: return "two circles round one centre"
+        case .strokeBetweenStates: return "drawn from one state to another"
+        case .strokeLeavingState: return "leaves a state and does not come back"
+        case .loopOnRim: return "leaves and returns to one state's rim"
+        case .roundStroke: return "a closed round stroke"
+        case .arrowIntoState: return "a straight stroke from empty space into a state"
+        }
+    }
+}
+
+/// What the stroke rules made of a classified drawing: the shape they apply, and the context
+/// rule when that shape is not the classifier's accepted first choice.
+public struct StrokeReading: Hashable, Sendable, Codable {
+    public var shape: StrokeShape
+    public var rule: ContextRule?
+
+    public init(shape: StrokeShape, rule: ContextRule?) {
+        self.shape = shape
+        self.rule = rule
+    }
+}
+
+extension Sketch {
+    /// Reads a classified drawing in the context of the sketch: the classifier's shape, or
+    /// another one when a `ContextRule` says so; nil when the drawing is rejected (then
+    /// `rejection` says why, for the student).
+    func read(
+        _ strokes: [[SketchPoint]], classification: Classification
+    ) -> (reading: StrokeReading?, rejection: String) {
+        let classified = classification.isRejected ? nil : StrokeShape(classifierLabel: classification.label)
+        if !classification.isRejected && classified == nil {
+            return (nil, "the classifier answered \"\(classification.label)\", which is not a sketch shape (arrow, circle, cycle); use a model trained on those classes")
+        }
+        func reading(_ shape: StrokeShape, _ rule: ContextRule) -> (StrokeReading?, String) {
+            (StrokeReading(shape: shape, rule: shape == classified ? nil : rule), "")
+        }
+        let strokes = strokes.filter { !$0.isEmpty }
+        guard !strokes.isEmpty else { return (nil, "the stroke has no points; draw it again") }
+        let drawing = DrawingMeasures(Array(strokes.joined()))
+
+        if strokes.count > 1, isDoubleCircle(strokes) { return reading(.circle, .concentricCircles) }
+        if classified == .arrow || classified == .line { return (StrokeReading(shape: classified!, rule: nil), "") }
+        if connectsTwoStates(drawing) { return reading(.arrow, .strokeBetweenStates) }
+        if classified != nil, leavesAStateForGood(drawing) { return reading(.arrow, .strokeLeavingState) }
+        if classified != .cycle, loopState(drawing) != nil { return reading(.cycle, .loopOnRim) }
+        if drawing.isClosedRound,
+            classified == nil || (classified == .cycle && (!touchesAState(drawing) || goesRoundAState(drawing)))
+        {
+            return reading(.circle, .roundStroke)
+        }
+        if let classified { return (StrokeReading(shape: classified, rule: nil), "") }
+        if classification.label == "arrow", drawing.isSimpleOpenStroke,
+            drawing.shaftTurning <= StrokeRuleThresholds.initialArrowTurning,
+            snap(drawing.start, excluding: nil) == nil, snap(drawing.farthest, excluding: nil) != nil
+        {
+            return reading(.arrow, .arrowIntoState)
+        }
+        let percent = Int((classification.confidence * 100).rounded())
+        let closest = classification.label == "cycle" ? "self-loop" : classification.label
+        // Below 5% the "closest" shape is noise, and naming it would only mislead.
+        let guess = percent >= 5 ? " (closest: \(closest), \(percent)%)" : ""
+        return (nil, "the stroke does not look like an arrow, a circle or a self-loop\(guess); draw it again as one clear shape: a circle for a state, a line from one state to another with its head at the end, or a loop that leaves a state's rim and comes back to it")
+    }
+
+    /// True when every stroke is closed and round and all share about one centre.
+    private func isDoubleCircle(_ strokes: [[SketchPoint]]) -> Bool {
+        let circles = strokes.map(DrawingMeasures.init)
+        guard circles.allSatisfy(\.isClosedRound), let smallest = circles.map(\.meanRadius).min() else { return false }
+        return circles.allSatisfy {
+            Geometry.distance($0.centroid, circles[0].centroid) <= StrokeRuleThresholds.concentricOffset * smallest
+        }
+    }
+
+    /// True when the drawing is a simple open stroke whose start and tip attach to two
+    /// different states (a tip in reach of both takes the other one, as `addArrow` does,
+    /// when it lies outside the start's state).
+    private func connectsTwoStates(_ drawing: DrawingMeasures) -> Bool {
+        guard drawing.isSimpleOpenStroke, let source = snap(drawing.start, excluding: nil),
+            snap(drawing.farthest, excluding: source.id) != nil
+        else { return false }
+        return snap(drawing.farthest, excluding: nil)?.id != source.id
+            || Geometry.distance(drawing.farthest, source.center) > source.outerRadius
+    }
+
+    /// The state the drawing is a self-loop on: its start and its return (the closest point
+    /// of its last quarter) within `loopReach` of the rim, the apex outside it, one turn, not around the state's centre, and smaller than the state.
+    func loopState(_ drawing: DrawingMeasures) -> SketchState? {
+        guard StrokeRuleThresholds.loopWinding.contains(abs(drawing.winding)),
+            drawing.pathLength <= StrokeRuleThresholds.loopStretch * 2 * Double.pi * drawing.meanRadius
+        else { return nil }
+        var best: (state: SketchState, score: Double)?
+        for state in states {
+            let rim = state.outerRadius
+            let reach = rim + StrokeRuleThresholds.loopReach * state.radius
+            let distances = drawing.points.map { Geometry.distance($0, state.center) }
+            // The loop ends where it comes back closest to the state in its last quarter: an
+            // arrowhead's last barb may point away from the rim.
+            let end = distances[(distances.count * 3 / 4)...].min()!
+            guard Geometry.distance(drawing.start, state.center) <= reach, end <= reach,
+                distances.max()! >= rim + StrokeRuleThresholds.loopMinimumBulge * state.radius,
+                drawing.meanRadius <= StrokeRuleThresholds.loopAsCircleMaxRadius * rim,
+                abs(Geometry.windingTurns(drawing.points, around: state.center)) < 0.5
+            else { continue }
+            let score = Geometry.distance(drawing.centroid, state.center) / state.radius
+            if best == nil || score < best!.score { best = (state, score) }
+        }
+        return best?.state
+    }
+
+    /// True when the drawing is a simple open stroke starting at a state whose end (the closest
+    /// point of its last quarter) stays out of that state's reach.
+    private func leavesAStateForGood(_ drawing: DrawingMeasures) -> Bool {
+        guard drawing.isSimpleOpenStroke, let source = snap(drawing.start, excluding: nil) else { return false }
+        let end = drawing.points[(drawing.points.count * 3 / 4)...].map { Geometry.distance($0, source.center) }.min()!
+        return end > source.outerRadius + StrokeRuleThresholds.loopReach * source.radius
+    }
+
+    /// True when the drawing winds round some state's centre (a circle drawn around it).
+    private func goesRoundAState(_ drawing: DrawingMeasures) -> Bool {
+        states.contains { abs(Geometry.windingTurns(drawing.points, around: $0.center)) >= StrokeRuleThresholds.roundWinding.lowerBound }
+    }
+
+    /// True when some point of the drawing lies within `loopReach` of a state's rim.
+    private func touchesAState(_ drawing: DrawingMeasures) -> Bool {
+        states.contains { state in
+            let reach = state.outerRadius + StrokeRuleThresholds.loopReach * state.radius
+            return drawing.points.contains { Geometry.distance($0, state.center) <= reach }
+        }
+    }
+}

@@ -1,0 +1,96 @@
+/// The few measurements of a drawing that the context rules read: is it a closed round
+/// stroke (a circle), a simple open stroke with a tip (an arrow), a loop on one state?
+struct DrawingMeasures {
+    /// All points of the drawing's strokes, in drawing order.
+    let points: [SketchPoint]
+    /// The first point drawn, and the last.
+    let start: SketchPoint, last: SketchPoint
+    /// An arrow's tip (where the shaft ends and the head begins; see `init`) and its index.
+    /// The shape measures use it; snapping uses `farthest`, as `addArrow` does.
+    let tip: SketchPoint, tipIndex: Int
+    /// The point farthest from the start: where `addArrow` snaps the arrow's end.
+    let farthest: SketchPoint
+    /// Distance from the start to the tip.
+    let chord: Double
+    /// Path length from the start to the tip (the shaft), and after the tip (the head), of
+    /// the simplified stroke.
+    let shaftLength: Double, headLength: Double
+    /// Total absolute turning of the shaft in radians (0 straight, about π for a half circle).
+    let shaftTurning: Double
+    /// Centre (mean point) and mean radius of the drawing.
+    let centroid: SketchPoint, meanRadius: Double
+    /// Standard deviation of the points' distances from the centre, relative to `meanRadius`
+    /// (about 0.05 for a drawn circle, 0.1–0.2 for an ellipse; more for anything else).
+    let radialSpread: Double
+    /// Turns around the centre (signed; about ±1 for a circle drawn once).
+    let winding: Double
+    /// Path length of the whole drawing (smoothed over a fifth of `meanRadius`).
+    let pathLength: Double
+
+    init(_ points: [SketchPoint]) {
+        precondition(!points.isEmpty, "measuring an empty drawing")
+        self.points = points
+        let first = points[0]
+        start = first
+        last = points[points.count - 1]
+        // The tip is where the shaft ends: the first point nearly as far from the start as the
+        // farthest one (`tipNearFarthest`), or before that the first point at least
+        // `tipReach` of that distance after which the pen heads back toward the start by more
+        // than `tipTurnBack` (into a barb): a head's barbs or closed triangle may reach
+        // farther than the tip.
+        let distances = points.map { Geometry.distance($0, first) }
+        let farthest = distances.max()!
+        self.farthest = points[distances.firstIndex(of: farthest)!]
+        var tipCandidate = distances.firstIndex { $0 >= StrokeRuleThresholds.tipNearFarthest * farthest }!
+        var runningMaximum = 0
+        for index in distances.indices.prefix(tipCandidate) {
+            if distances[index] > distances[runningMaximum] { runningMaximum = index }
+            if distances[runningMaximum] >= StrokeRuleThresholds.tipReach * farthest,
+                distances[index] < distances[runningMaximum] - StrokeRuleThresholds.tipTurnBack * farthest
+            {
+                tipCandidate = runningMaximum
+                break
+            }
+        }
+        tipIndex = tipCandidate
+        tip = points[tipIndex]
+        chord = Geometry.distance(first, points[tipIndex])
+        // The shaft is measured on its simplification at `shaftTolerance` of the chord: a
+        // curve keeps its turning, but the pen's tremor (which can double the raw path length
+        // and turning of a small drawing) counts for nothing.
+        let tolerance = StrokeRuleThresholds.shaftTolerance * chord
+        let shaft = Geometry.simplified(Array(points[...tipIndex]), tolerance: tolerance)
+        shaftLength = Geometry.pathLength(shaft)
+        shaftTurning = Geometry.turning(shaft)
+        headLength = Geometry.pathLength(Geometry.simplified(Array(points[tipIndex...]), tolerance: tolerance))
+        let center = Geometry.centroid(points)
+        let radius = Geometry.meanDistance(points, from: center)
+        let variance = points.reduce(0.0) {
+            let deviation = Geometry.distance($1, center) - radius
+            return $0 + deviation * deviation
+        } / Double(points.count)
+        centroid = center
+        meanRadius = radius
+        radialSpread = radius > 0 ? variance.squareRoot() / radius : .infinity
+        winding = Geometry.windingTurns(points, around: center)
+        // Measured on points every fifth of the radius, so tremor does not lengthen it.
+        pathLength = radius > 0 ? Geometry.pathLength(Geometry.resampled(points, step: radius / 5)) : 0
+    }
+
+    /// True for a stroke that goes round once and stays at about one distance from its centre.
+    var isClosedRound: Bool {
+        StrokeRuleThresholds.roundWinding.contains(abs(winding))
+            && radialSpread <= StrokeRuleThresholds.roundSpread
+    }
+
+    /// True for a stroke that goes from its start to a tip far away without wandering: a
+    /// straight or curved shaft, then at most a head near the tip.
+    var isSimpleOpenStroke: Bool {
+        chord > 0
+            && Geometry.distance(last, start) >= StrokeRuleThresholds.openEnds * chord
+            && shaftLength <= StrokeRuleThresholds.shaftStretch * chord
+            && shaftTurning <= StrokeRuleThresholds.shaftTurning
+            && headLength <= StrokeRuleThresholds.headLength * chord
+            && points[tipIndex...].allSatisfy { Geometry.distance($0, tip) <= StrokeRuleThresholds.headReach * chord }
+    }
+}
