@@ -47,22 +47,15 @@ public final class MaxPool2D: Layer {
                         var o = p * outHeight * outWidth
                         for oy in 0..<outHeight {
                             for ox in 0..<outWidth {
-                                // Ties go to the first element in row-major order.
+                                // Ties go to the first element in row-major order (strict >).
                                 // Branch-free selects: the winner of a window is unpredictable.
-                                let topLeft = (2 * oy) * width + 2 * ox
-                                var best = topLeft
-                                var bestValue = plane[topLeft]
-                                @inline(__always) func consider(_ candidate: Int) {
-                                    let value = plane[candidate]
-                                    let isBetter = value > bestValue
-                                    best = isBetter ? candidate : best
-                                    bestValue = isBetter ? value : bestValue
-                                }
-                                consider(topLeft + 1)
-                                consider(topLeft + width)
-                                consider(topLeft + width + 1)
-                                y[o] = bestValue
-                                arg[o] = Int32(best)
+                                let top = 2 * oy * width + 2 * ox, bottom = top + width
+                                let (a, b, c, d) = (plane[top], plane[top + 1], plane[bottom], plane[bottom + 1])
+                                let rightTop = b > a, rightBottom = d > c
+                                let topMax = rightTop ? b : a, bottomMax = rightBottom ? d : c
+                                let fromBottom = bottomMax > topMax
+                                y[o] = fromBottom ? bottomMax : topMax
+                                arg[o] = Int32(fromBottom ? (rightBottom ? bottom + 1 : bottom) : (rightTop ? top + 1 : top))
                                 o += 1
                             }
                         }
@@ -74,15 +67,36 @@ public final class MaxPool2D: Layer {
 
     public func backward(input: Tensor, output: Tensor, outputGradient: Tensor, inputGradient: inout Tensor?) {
         guard inputGradient != nil else { return }
-        let planeSize = input.shape[2] * input.shape[3]
-        let outPlaneSize = output.shape[2] * output.shape[3]
-        inputGradient!.zero()
+        let planes = input.shape[0] * input.shape[1]
+        let (height, width) = (input.shape[2], input.shape[3])
+        let (outHeight, outWidth) = (output.shape[2], output.shape[3])
+        // in the forward pass this was: y[o] = x[argmax[o]] over each 2x2 window.
+        // Every input element is written once (the window's winner gets dy, the rest 0),
+        // which is cheaper than clearing the whole gradient and scattering into it.
         outputGradient.values.withUnsafeBufferPointer { dy in
             argmax.withUnsafeBufferPointer { arg in
                 inputGradient!.values.withUnsafeMutableBufferPointer { dx in
-                    for o in 0..<dy.count {
-                        let plane = o / outPlaneSize
-                        dx[plane * planeSize + Int(arg[o])] += dy[o]
+                    var o = 0
+                    for p in 0..<planes {
+                        let plane = dx.baseAddress! + p * height * width
+                        for oy in 0..<outHeight {
+                            let top = 2 * oy * width
+                            for ox in 0..<outWidth {
+                                let corner = top + 2 * ox, winner = Int(arg[o]), gradient = dy[o]
+                                plane[corner] = winner == corner ? gradient : 0
+                                plane[corner + 1] = winner == corner + 1 ? gradient : 0
+                                plane[corner + width] = winner == corner + width ? gradient : 0
+                                plane[corner + width + 1] = winner == corner + width + 1 ? gradient : 0
+                                o += 1
+                            }
+                            // An odd trailing column was not pooled (floor): it gets no gradient.
+                            for x in (2 * outWidth)..<width {
+                                plane[top + x] = 0
+                                plane[top + width + x] = 0
+                            }
+                        }
+                        // Likewise an odd trailing row.
+                        (plane + 2 * outHeight * width).update(repeating: 0, count: (height - 2 * outHeight) * width)
                     }
                 }
             }

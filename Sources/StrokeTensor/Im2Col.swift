@@ -30,33 +30,46 @@ public struct ConvolutionGeometry: Sendable, Equatable {
 }
 
 /// Fills `columns` (columnRows × columnCount) from `input` (C, N, H, W).
+///
+/// For one kernel offset (dy, dx) and one image plane, the column block is the plane
+/// shifted by dy·W + dx in flat index: one bulk copy, then the rows and columns that the
+/// shift pulled from outside the plane (or wrapped from the next row) are zeroed. That is
+/// a few large copies instead of one small copy per output row, which dominated before.
 public func im2col(
     _ input: UnsafePointer<Float>, into columns: UnsafeMutablePointer<Float>, geometry g: ConvolutionGeometry
 ) {
     let padY = g.kernelHeight / 2, padX = g.kernelWidth / 2
-    let plane = g.height * g.width
+    let (height, width) = (g.height, g.width)
+    let plane = height * width
     for c in 0..<g.channels {
         for ky in 0..<g.kernelHeight {
             let dy = ky - padY
             for kx in 0..<g.kernelWidth {
                 let dx = kx - padX
                 let row = columns + ((c * g.kernelHeight + ky) * g.kernelWidth + kx) * g.columnCount
-                // x range whose source x + dx lies inside [0, W)
-                let xStart = max(0, -dx), xEnd = min(g.width, g.width - dx)
+                let shift = dy * width + dx
+                // Flat indices i whose source i + shift lies inside the plane.
+                let copyStart = max(0, -shift), copyEnd = min(plane, plane - shift)
+                // Output rows whose source row y + dy is outside, and columns whose x + dx is.
+                let validRows = max(0, -dy)..<min(height, height - dy)
+                let validColumns = max(0, -dx)..<min(width, width - dx)
                 for n in 0..<g.batch {
                     let source = input + (c * g.batch + n) * plane
                     let target = row + n * plane
-                    for y in 0..<g.height {
-                        let sourceY = y + dy
-                        let targetRow = target + y * g.width
-                        guard sourceY >= 0 && sourceY < g.height else {
-                            targetRow.update(repeating: 0, count: g.width)
-                            continue
+                    guard copyStart < copyEnd, !validRows.isEmpty, !validColumns.isEmpty else {
+                        target.update(repeating: 0, count: plane)
+                        continue
+                    }
+                    (target + copyStart).update(from: source + copyStart + shift, count: copyEnd - copyStart)
+                    target.update(repeating: 0, count: validRows.lowerBound * width)
+                    (target + validRows.upperBound * width)
+                        .update(repeating: 0, count: (height - validRows.upperBound) * width)
+                    if dx != 0 {
+                        for y in validRows {
+                            let targetRow = target + y * width
+                            for x in 0..<validColumns.lowerBound { targetRow[x] = 0 }
+                            for x in validColumns.upperBound..<width { targetRow[x] = 0 }
                         }
-                        let sourceRow = source + sourceY * g.width + dx
-                        for x in 0..<xStart { targetRow[x] = 0 }
-                        (targetRow + xStart).update(from: sourceRow + xStart, count: xEnd - xStart)
-                        for x in xEnd..<g.width { targetRow[x] = 0 }
                     }
                 }
             }
