@@ -70,33 +70,16 @@ public final class MaxPool2D: Layer {
         let planes = input.shape[0] * input.shape[1]
         let (height, width) = (input.shape[2], input.shape[3])
         let (outHeight, outWidth) = (output.shape[2], output.shape[3])
-        // in the forward pass this was: y[o] = x[argmax[o]] over each 2x2 window.
-        // Every input element is written once (the window's winner gets dy, the rest 0),
-        // which is cheaper than clearing the whole gradient and scattering into it.
+        // in the forward pass this was: y[o] = x[argmax[o]] over each 2x2 window, so
+        // dx is zero except at each window's winner, which gets dy (windows do not overlap).
+        inputGradient!.zero()
+        let planeSize = height * width, outPlaneSize = outHeight * outWidth
         outputGradient.values.withUnsafeBufferPointer { dy in
             argmax.withUnsafeBufferPointer { arg in
                 inputGradient!.values.withUnsafeMutableBufferPointer { dx in
-                    var o = 0
                     for p in 0..<planes {
-                        let plane = dx.baseAddress! + p * height * width
-                        for oy in 0..<outHeight {
-                            let top = 2 * oy * width
-                            for ox in 0..<outWidth {
-                                let corner = top + 2 * ox, winner = Int(arg[o]), gradient = dy[o]
-                                plane[corner] = winner == corner ? gradient : 0
-                                plane[corner + 1] = winner == corner + 1 ? gradient : 0
-                                plane[corner + width] = winner == corner + width ? gradient : 0
-                                plane[corner + width + 1] = winner == corner + width + 1 ? gradient : 0
-                                o += 1
-                            }
-                            // An odd trailing column was not pooled (floor): it gets no gradient.
-                            for x in (2 * outWidth)..<width {
-                                plane[top + x] = 0
-                                plane[top + width + x] = 0
-                            }
-                        }
-                        // Likewise an odd trailing row.
-                        (plane + 2 * outHeight * width).update(repeating: 0, count: (height - 2 * outHeight) * width)
+                        let plane = dx.baseAddress! + p * planeSize
+                        for o in (p * outPlaneSize)..<((p + 1) * outPlaneSize) { plane[Int(arg[o])] = dy[o] }
                     }
                 }
             }

@@ -28,8 +28,7 @@ struct BenchCommand: ParsableCommand {
     var workers = min(2, ProcessInfo.processInfo.activeProcessorCount)
 
     func run() throws {
-        let sgemm = measureSGEMM(threads: max(workers, 1))
-        let training = try measureTraining()
+        let (training, sgemm) = try measureTrainingAndReference()
         let inference = try measureInferenceLatency()
         let stroke = try measureStrokeLatency()
         let strokesPerSecond = try measureStrokeThroughput()
@@ -48,7 +47,7 @@ struct BenchCommand: ParsableCommand {
             ]
             try printJSON(object)
         } else {
-            print("sgemm reference (1024x1024x1024, \(workers) threads, median of 12): \(format(sgemm)) GFLOP/s")
+            print("sgemm reference (1024x1024x1024, \(workers) threads, median of calls between epochs): \(format(sgemm)) GFLOP/s")
             print("training, default net, batch 32, \(workers) workers, median epoch: \(format(training.imagesPerSecond)) images/s, "
                   + "\(format(training.gflops)) GFLOP/s = \(format(efficiency * 100))% of sgemm")
             print("inference, 1 image, 1 thread: p50 \(format(inference.p50)) µs, p99 \(format(inference.p99)) µs")
@@ -59,27 +58,29 @@ struct BenchCommand: ParsableCommand {
     }
 
     /// Best of several 1024³ sgemm calls with `threads` BLAS threads.
-    func measureSGEMM(threads: Int) -> Double {
+    /// GFLOP/s of one 1024³ sgemm call with `threads` BLAS threads.
+    func sgemmRate(threads: Int, a: [Float], b: [Float], c: inout [Float]) -> Double {
         let size = 1024
-        let a = [Float](repeating: 0.5, count: size * size), b = a
-        var c = [Float](repeating: 0, count: size * size)
         let saved = BLAS.threadCount
         BLAS.threadCount = threads
         defer { BLAS.threadCount = saved }
-        var rates: [Double] = []
-        for _ in 0..<12 {
-            let start = ContinuousClock.now
-            BLAS.gemm(m: size, n: size, k: size, a: a, lda: size, b: b, ldb: size, c: &c, ldc: size)
-            let seconds = (ContinuousClock.now - start).inSeconds
-            rates.append(2 * Double(size * size * size) / seconds / 1e9)
-        }
-        return median(rates)
+        let start = ContinuousClock.now
+        BLAS.gemm(m: size, n: size, k: size, a: a, lda: size, b: b, ldb: size, c: &c, ldc: size)
+        return 2 * Double(size * size * size) / (ContinuousClock.now - start).inSeconds / 1e9
     }
 
-    /// Trains the default network on 640 synthetic images (blobs of random ink) and
-    /// returns the median epoch's throughput, the first epoch (allocation, warm-up) excluded:
-    /// medians on both sides keep the ratio steady on a machine with noisy neighbours.
-    func measureTraining() throws -> (imagesPerSecond: Double, gflops: Double) {
+    /// Trains the default network on 640 synthetic images (blobs of random ink), measuring
+    /// the sgemm reference between epochs, so that both figures see the same machine (a
+    /// shared machine's speed drifts by tens of percent within a minute). Returns the median
+    /// epoch's throughput, the first epoch (allocation, warm-up) excluded, and the median
+    /// sgemm rate of the calls made before training and after each epoch.
+    func measureTrainingAndReference() throws -> (training: (imagesPerSecond: Double, gflops: Double), sgemm: Double) {
+        let size = 1024
+        let a = [Float](repeating: 0.5, count: size * size), b = a
+        var c = [Float](repeating: 0, count: size * size)
+        let threads = max(workers, 1)
+        var sgemmRates = (0..<4).map { _ in sgemmRate(threads: threads, a: a, b: b, c: &c) }
+
         var generator = SeededGenerator(seed: 1)
         let images = (0..<640).map { _ in
             GrayImage(width: 28, height: 28, pixels: (0..<784).map { _ in generator.nextUnit() < 0.15 ? 255 : 0 })
@@ -90,10 +91,15 @@ struct BenchCommand: ParsableCommand {
         configuration.epochs = max(2, epochs)
         configuration.workers = workers
         let trainer = try Trainer(configuration: configuration, classes: ["a", "b", "c"])
-        let result = try trainer.train(examples, validation: nil)
+        let result = try trainer.train(examples, validation: nil) { progress in
+            // Epoch timing stops before this callback runs, so these calls do not count in it.
+            if case .epoch = progress {
+                for _ in 0..<2 { sgemmRates.append(sgemmRate(threads: threads, a: a, b: b, c: &c)) }
+            }
+        }
         let imagesPerSecond = median(result.history.dropFirst().map(\.imagesPerSecond))
         let flopsPerImage = 3 * Double(result.network.forwardFLOPsPerExample)
-        return (imagesPerSecond, imagesPerSecond * flopsPerImage / 1e9)
+        return ((imagesPerSecond, imagesPerSecond * flopsPerImage / 1e9), median(sgemmRates))
     }
 
     func median(_ values: [Double]) -> Double {
