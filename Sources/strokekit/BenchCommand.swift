@@ -95,6 +95,10 @@ struct BenchCommand: ParsableCommand {
             // Epoch timing stops before this callback runs, so these calls do not count in it.
             if case .epoch = progress {
                 for _ in 0..<2 { sgemmRates.append(sgemmRate(threads: threads, a: a, b: b, c: &c)) }
+                // OpenBLAS's pool threads spin (sched_yield) for ~2^28 cycles after a
+                // multi-threaded call before they sleep; let them, or they would steal the
+                // next epoch's cores.
+                Thread.sleep(forTimeInterval: 0.3)
             }
         }
         let imagesPerSecond = median(result.history.dropFirst().map(\.imagesPerSecond))
