@@ -29,50 +29,82 @@ public struct ConvolutionGeometry: Sendable, Equatable {
     public var columnCount: Int { batch * height * width }
 }
 
+/// One kernel offset (dy, dx) seen on an H×W plane: the column block of that offset is the
+/// plane shifted by dy·W + dx in flat index, except at padding entries, whose source pixel
+/// lies outside the plane (or would wrap in from the neighbouring row).
+struct KernelOffset {
+    let height: Int, width: Int
+    /// Flat shift from a column entry to its source pixel.
+    let shift: Int
+    /// Flat indices i whose i + shift lies inside the plane.
+    let flatRange: Range<Int>
+    /// Output rows y whose source row y + dy is inside, and columns x whose x + dx is.
+    let validRows: Range<Int>, validColumns: Range<Int>
+    let dx: Int
+
+    init(dy: Int, dx: Int, height: Int, width: Int) {
+        self.height = height
+        self.width = width
+        self.dx = dx
+        shift = dy * width + dx
+        flatRange = max(0, -shift)..<max(max(0, -shift), min(height * width, height * width - shift))
+        validRows = max(0, -dy)..<max(max(0, -dy), min(height, height - dy))
+        validColumns = max(0, -dx)..<max(max(0, -dx), min(width, width - dx))
+    }
+
+    /// True when some entry has a source pixel (else the whole block is padding).
+    var touchesThePlane: Bool { !flatRange.isEmpty && !validRows.isEmpty && !validColumns.isEmpty }
+
+    /// Sets the padding entries of one H×W block to zero.
+    func zeroPadding(_ block: UnsafeMutablePointer<Float>) {
+        block.update(repeating: 0, count: validRows.lowerBound * width)
+        (block + validRows.upperBound * width).update(repeating: 0, count: (height - validRows.upperBound) * width)
+        guard dx != 0 else { return }
+        for y in validRows {
+            let row = block + y * width
+            for x in 0..<validColumns.lowerBound { row[x] = 0 }
+            for x in validColumns.upperBound..<width { row[x] = 0 }
+        }
+    }
+}
+
+/// Calls `body` for every (channel, kernel offset) with the offset's geometry and its row
+/// block in the column matrix, in column-row order.
+private func forEachKernelOffset(
+    _ g: ConvolutionGeometry, columns: UnsafeMutablePointer<Float>,
+    _ body: (_ channel: Int, _ offset: KernelOffset, _ block: UnsafeMutablePointer<Float>) -> Void
+) {
+    let padY = g.kernelHeight / 2, padX = g.kernelWidth / 2
+    for c in 0..<g.channels {
+        for ky in 0..<g.kernelHeight {
+            for kx in 0..<g.kernelWidth {
+                let offset = KernelOffset(dy: ky - padY, dx: kx - padX, height: g.height, width: g.width)
+                body(c, offset, columns + ((c * g.kernelHeight + ky) * g.kernelWidth + kx) * g.columnCount)
+            }
+        }
+    }
+}
+
 /// Fills `columns` (columnRows × columnCount) from `input` (C, N, H, W).
 ///
-/// For one kernel offset (dy, dx) and one image plane, the column block is the plane
-/// shifted by dy·W + dx in flat index: one bulk copy, then the rows and columns that the
-/// shift pulled from outside the plane (or wrapped from the next row) are zeroed. That is
-/// a few large copies instead of one small copy per output row, which dominated before.
+/// For each kernel offset and image plane: one bulk copy of the shifted plane, then its
+/// padding entries are zeroed. That is a few large copies instead of one small copy per
+/// output row, which dominated before.
 public func im2col(
     _ input: UnsafePointer<Float>, into columns: UnsafeMutablePointer<Float>, geometry g: ConvolutionGeometry
 ) {
-    let padY = g.kernelHeight / 2, padX = g.kernelWidth / 2
-    let (height, width) = (g.height, g.width)
-    let plane = height * width
-    for c in 0..<g.channels {
-        for ky in 0..<g.kernelHeight {
-            let dy = ky - padY
-            for kx in 0..<g.kernelWidth {
-                let dx = kx - padX
-                let row = columns + ((c * g.kernelHeight + ky) * g.kernelWidth + kx) * g.columnCount
-                let shift = dy * width + dx
-                // Flat indices i whose source i + shift lies inside the plane.
-                let copyStart = max(0, -shift), copyEnd = min(plane, plane - shift)
-                // Output rows whose source row y + dy is outside, and columns whose x + dx is.
-                let validRows = max(0, -dy)..<min(height, height - dy)
-                let validColumns = max(0, -dx)..<min(width, width - dx)
-                for n in 0..<g.batch {
-                    let source = input + (c * g.batch + n) * plane
-                    let target = row + n * plane
-                    guard copyStart < copyEnd, !validRows.isEmpty, !validColumns.isEmpty else {
-                        target.update(repeating: 0, count: plane)
-                        continue
-                    }
-                    (target + copyStart).update(from: source + copyStart + shift, count: copyEnd - copyStart)
-                    target.update(repeating: 0, count: validRows.lowerBound * width)
-                    (target + validRows.upperBound * width)
-                        .update(repeating: 0, count: (height - validRows.upperBound) * width)
-                    if dx != 0 {
-                        for y in validRows {
-                            let targetRow = target + y * width
-                            for x in 0..<validColumns.lowerBound { targetRow[x] = 0 }
-                            for x in validColumns.upperBound..<width { targetRow[x] = 0 }
-                        }
-                    }
-                }
+    let plane = g.height * g.width
+    forEachKernelOffset(g, columns: columns) { c, offset, row in
+        for n in 0..<g.batch {
+            let target = row + n * plane
+            guard offset.touchesThePlane else {
+                target.update(repeating: 0, count: plane)
+                continue
             }
+            let source = input + (c * g.batch + n) * plane + offset.shift
+            (target + offset.flatRange.lowerBound)
+                .update(from: source + offset.flatRange.lowerBound, count: offset.flatRange.count)
+            offset.zeroPadding(target)
         }
     }
 }
@@ -86,37 +118,15 @@ public func im2col(
 public func col2im(
     _ columns: UnsafeMutablePointer<Float>, into inputGradient: UnsafeMutablePointer<Float>, geometry g: ConvolutionGeometry
 ) {
-    let padY = g.kernelHeight / 2, padX = g.kernelWidth / 2
-    let (height, width) = (g.height, g.width)
-    let plane = height * width
+    let plane = g.height * g.width
     inputGradient.update(repeating: 0, count: g.channels * g.batch * plane)
-    for c in 0..<g.channels {
-        for ky in 0..<g.kernelHeight {
-            let dy = ky - padY
-            for kx in 0..<g.kernelWidth {
-                let dx = kx - padX
-                let row = columns + ((c * g.kernelHeight + ky) * g.kernelWidth + kx) * g.columnCount
-                let shift = dy * width + dx
-                let addStart = max(0, -shift), addEnd = min(plane, plane - shift)
-                let validRows = max(0, -dy)..<min(height, height - dy)
-                let validColumns = max(0, -dx)..<min(width, width - dx)
-                guard addStart < addEnd, !validRows.isEmpty, !validColumns.isEmpty else { continue }
-                for n in 0..<g.batch {
-                    let source = row + n * plane
-                    let target = inputGradient + (c * g.batch + n) * plane + shift
-                    // Zero the padding entries (as im2col wrote them), then add the whole plane.
-                    source.update(repeating: 0, count: validRows.lowerBound * width)
-                    (source + validRows.upperBound * width).update(repeating: 0, count: (height - validRows.upperBound) * width)
-                    if dx != 0 {
-                        for y in validRows {
-                            let sourceRow = source + y * width
-                            for x in 0..<validColumns.lowerBound { sourceRow[x] = 0 }
-                            for x in validColumns.upperBound..<width { sourceRow[x] = 0 }
-                        }
-                    }
-                    for i in addStart..<addEnd { target[i] += source[i] }
-                }
-            }
+    forEachKernelOffset(g, columns: columns) { c, offset, row in
+        guard offset.touchesThePlane else { return }
+        for n in 0..<g.batch {
+            let source = row + n * plane
+            let target = inputGradient + (c * g.batch + n) * plane + offset.shift
+            offset.zeroPadding(source)
+            for i in offset.flatRange { target[i] += source[i] }
         }
     }
 }
