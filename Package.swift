@@ -70,7 +70,7 @@ let package = Package(
             dependencies: ["StrokeTensor", "StrokeNN", "StrokeModelFile", "StrokeKit", "StrokeData"],
             swiftSettings: optimizedInDebug),
         .target(name: "AutomataSketch", dependencies: ["StrokeImage", "StrokeKit"]),
-        .target(name: "StrokeReport", dependencies: ["StrokeImage", "StrokeKit", "StrokeTraining", "CPNG"]),
+        .target(name: "StrokeReport", dependencies: ["StrokeImage", "StrokeKit", "StrokeTraining"]),
         .executableTarget(
             name: "strokekit",
             dependencies: [

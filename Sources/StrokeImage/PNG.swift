@@ -87,23 +87,41 @@ public enum PNG {
         return [UInt8](data)
     }
 
+    /// Channel layouts `encode(pixels:width:height:layout:)` writes.
+    public enum PixelLayout: Sendable {
+        /// One byte per pixel.
+        case gray
+        /// Three bytes per pixel, red, green, blue.
+        case rgb
+
+        var channels: Int { self == .gray ? 1 : 3 }
+        var libpngFormat: UInt32 { self == .gray ? UInt32(PNG_FORMAT_GRAY) : UInt32(PNG_FORMAT_RGB) }
+    }
+
     /// Encodes `image` as an 8-bit grayscale PNG (`png_image_write_to_memory`).
     /// Throws `PNGError.encodingFailed` for an image libpng cannot write (e.g. 0 pixels wide).
     public static func encode(_ image: GrayImage) throws -> [UInt8] {
-        guard image.width > 0, image.height > 0 else {
-            throw PNGError.encodingFailed(detail: "image is \(image.width)x\(image.height); PNG needs at least 1x1")
+        try encode(pixels: image.pixels, width: image.width, height: image.height, layout: .gray)
+    }
+
+    /// Encodes 8-bit `pixels` (row-major, `layout.channels` bytes per pixel) as a PNG.
+    public static func encode(pixels: [UInt8], width: Int, height: Int, layout: PixelLayout) throws -> [UInt8] {
+        guard width > 0, height > 0 else {
+            throw PNGError.encodingFailed(detail: "image is \(width)x\(height); PNG needs at least 1x1")
         }
-        guard image.width <= maximumSide, image.height <= maximumSide else {
-            throw PNGError.encodingFailed(detail: "image is \(image.width)x\(image.height), over the \(maximumSide) limit")
+        guard width <= maximumSide, height <= maximumSide else {
+            throw PNGError.encodingFailed(detail: "image is \(width)x\(height), over the \(maximumSide) limit")
         }
+        precondition(pixels.count == width * height * layout.channels,
+                     "\(width)x\(height) \(layout) pixels need \(width * height * layout.channels) bytes, got \(pixels.count)")
         var header = png_image()
         header.version = UInt32(PNG_IMAGE_VERSION)
-        header.width = UInt32(image.width)
-        header.height = UInt32(image.height)
-        header.format = UInt32(PNG_FORMAT_GRAY)
+        header.width = UInt32(width)
+        header.height = UInt32(height)
+        header.format = layout.libpngFormat
         defer { png_image_free(&header) }
 
-        return try image.pixels.withUnsafeBytes { pixels in
+        return try pixels.withUnsafeBytes { pixels in
             // First call with no memory asks for the size; the second writes.
             var size = 0
             guard png_image_write_to_memory(&header, nil, &size, 0, pixels.baseAddress, 0, nil) != 0 else {
