@@ -87,11 +87,11 @@ let package = Package(
             path: "Tests/TestSupport"),
         .testTarget(name: "StrokeTensorTests", dependencies: ["StrokeTensor", "TestSupport"]),
         .testTarget(
-            name: "StrokeImageTests", dependencies: ["StrokeImage", "TestSupport", "CPNG"], exclude: ["Fixtures"]),
+            name: "StrokeImageTests", dependencies: ["StrokeImage", "StrokeTensor", "TestSupport", "CPNG"], exclude: ["Fixtures"]),
         .testTarget(
             name: "StrokeNNTests", dependencies: ["StrokeNN", "StrokeTensor", "TestSupport"],
             swiftSettings: optimizedInDebug),
-        .testTarget(name: "StrokeModelFileTests", dependencies: ["StrokeModelFile", "TestSupport"]),
+        .testTarget(name: "StrokeModelFileTests", dependencies: ["StrokeModelFile", "StrokeTensor", "TestSupport"]),
         .testTarget(
             name: "StrokeDataTests", dependencies: ["StrokeData", "StrokeImage", "StrokeTensor", "TestSupport"]),
         .testTarget(

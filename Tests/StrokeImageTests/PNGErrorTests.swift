@@ -1,5 +1,6 @@
 import Foundation
 import StrokeImage
+import StrokeTensor
 import Testing
 import TestSupport
 
@@ -123,7 +124,7 @@ import TestSupport
                 Issue.record("unexpected error type: \(error)")
             }
         }
-        var random = SplitMix(state: 0x5EED)
+        var random = SeededGenerator(seed: 0x5EED)
         for base in [Self.validPNG, interlaced, palette, rgba] {
             for length in 0..<base.count { attempt(Array(base.prefix(length))) }
             for round in 0..<1500 {
@@ -136,17 +137,5 @@ import TestSupport
             }
         }
         #expect(rejected > 0 && decoded > 0, "decoded \(decoded), rejected \(rejected)")
-    }
-
-    /// SplitMix64, local so this test target needs no StrokeTensor dependency.
-    struct SplitMix {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 }

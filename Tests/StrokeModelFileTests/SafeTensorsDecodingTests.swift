@@ -1,3 +1,4 @@
+import StrokeTensor
 import Testing
 import StrokeModelFile
 
@@ -225,7 +226,7 @@ import StrokeModelFile
 
     @Test func randomByteFlipsNeverCrashAndOnlyThrowModelFileErrors() throws {
         let original = try Fixtures.smallFile.encode()
-        var generator = SplitMix64(state: 20_250_131)
+        var generator = SeededGenerator(seed: 20_250_131)
         var rejected = 0
         for _ in 0..<3000 {
             var bytes = original

@@ -1,4 +1,5 @@
 import Foundation
+import StrokeTensor
 import Testing
 import StrokeModelFile
 
@@ -25,7 +26,7 @@ import StrokeModelFile
     }
 
     @Test func float16RoundTripIsWithinHalfPrecisionAndHalfTheSize() throws {
-        var generator = SplitMix64(state: 7)
+        var generator = SeededGenerator(seed: 7)
         let values = (0..<1000).map { _ in Float.random(in: -4...4, using: &generator) }
         let file = SafeTensorsFile(tensors: [NamedTensor(name: "w", shape: [10, 100], values: values)])
 
