@@ -1,8 +1,8 @@
 /// A dense Float32 tensor: a shape and its values in row-major order.
 ///
-/// Layers keep their own `Tensor`s as work buffers and write into them through
-/// `withUnsafeMutableBufferPointer`, so a training step allocates nothing once the
-/// batch shape is known.
+/// The network keeps its activations as `Tensor`s, allocated when the batch shape changes,
+/// and layers write into them through `withUnsafeMutableBufferPointer`, so a training step
+/// allocates nothing once the batch shape is known.
 public struct Tensor: Sendable, Equatable {
     /// Extent of each dimension, outermost first (e.g. `[N, C, H, W]`).
     public private(set) var shape: [Int]
@@ -27,16 +27,6 @@ public struct Tensor: Sendable, Equatable {
 
     /// Number of elements.
     public var count: Int { values.count }
-
-    /// Resizes to `newShape`, reusing the storage when the element count allows it.
-    /// Contents are unspecified afterwards (callers overwrite them).
-    public mutating func reshapeDiscardingContents(to newShape: [Int]) {
-        let newCount = newShape.reduce(1, *)
-        if newCount != values.count {
-            values = [Float](repeating: 0, count: newCount)
-        }
-        shape = newShape
-    }
 
     /// The same values seen with another shape of equal element count.
     public func reshaped(_ newShape: [Int]) -> Tensor {

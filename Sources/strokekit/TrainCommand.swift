@@ -398,7 +398,6 @@ final class ProgressReporter {
         }
     }
 
-    func finish() {}
 }
 
 extension EpochRecord {

@@ -101,23 +101,6 @@ import Testing
         #expect(lines[3].split(separator: " ").map(String.init) == ["total", "12", "3", "15"])
     }
 
-    @Test func inputsAreScaledPixelsInNCHWAndStorageIsReused() {
-        let data = Self.dataset(counts: [3, 3])
-        var tensor = Tensor(shape: [0])
-        data.fillInputs(for: [4, 1], into: &tensor)
-        #expect(tensor.shape == [2, 1, 28, 28])
-        for (position, sampleIndex) in [4, 1].enumerated() {
-            let pixels = data.samples[sampleIndex].image.pixels
-            let values = tensor.values[(position * 784)..<((position + 1) * 784)]
-            #expect(zip(values, pixels).allSatisfy { $0 == Float($1) / 255 }, "sample \(sampleIndex)")
-        }
-        #expect(data.labels(for: [4, 1, 0]) == [1, 0, 0])
-        let storage = tensor.values.withUnsafeBufferPointer { $0.baseAddress }
-        data.fillInputs(for: [0, 5], into: &tensor)
-        #expect(tensor.values.withUnsafeBufferPointer { $0.baseAddress } == storage, "same N must reuse the storage")
-        #expect(tensor.values[27 * 28 + 27 + 784] == 50.0 / 255)
-    }
-
     @Test func inMemoryFingerprintDependsOnPixels() {
         let first = Self.dataset(counts: [2, 2])
         #expect(first.fingerprint == Self.dataset(counts: [2, 2]).fingerprint)
