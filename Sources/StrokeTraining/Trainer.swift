@@ -116,14 +116,14 @@ public final class Trainer {
                 lossSum += batchLoss
                 correct += workers.reduce(0) { $0 + $1.correct }
                 seen += indices.count
-                let elapsed = (ContinuousClock.now - epochStart).seconds
+                let elapsed = (ContinuousClock.now - epochStart).inSeconds
                 let rate = Double(seen) / max(elapsed, 1e-9)
                 let remainingImages = Double(train.count - seen + (config.epochs - epoch) * train.count)
                 progress(.batch(epoch: epoch, batch: batch + 1, batchCount: batchCount,
                                 loss: lossSum / Double(seen), accuracy: Double(correct) / Double(seen),
                                 imagesPerSecond: rate, secondsRemaining: remainingImages / max(rate, 1e-9)))
             }
-            let epochSeconds = (ContinuousClock.now - epochStart).seconds
+            let epochSeconds = (ContinuousClock.now - epochStart).inSeconds
             trainingSeconds += epochSeconds
 
             var validationLoss: Double? = nil, validationAccuracy: Double? = nil
@@ -238,7 +238,7 @@ private final class WorkerState: @unchecked Sendable {
 
 extension Duration {
     /// The duration in seconds, as a Double.
-    var seconds: Double {
+    public var inSeconds: Double {
         let (whole, fraction) = components
         return Double(whole) + Double(fraction) * 1e-18
     }
