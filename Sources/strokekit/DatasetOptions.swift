@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StrokeData
+import StrokeReport
 import StrokeTraining
 
 /// `--data`, `--invert`, `--skip-bad`: how a folder-per-class PNG dataset is read.
@@ -38,6 +39,11 @@ extension LabeledImageDataset {
     /// A dataset of the samples at `indices` (same classes), e.g. to split a fold again.
     func subset(_ indices: [Int]) -> LabeledImageDataset {
         LabeledImageDataset(classes: classes, samples: indices.map { samples[$0] })
+    }
+
+    /// Path, fingerprint and class counts for reports.
+    func summary(path: String) -> DatasetSummary {
+        DatasetSummary(path: path, fingerprint: fingerprint, classCounts: zip(classes, counts).map { ($0, $1) })
     }
 
     /// Every sample, in order.

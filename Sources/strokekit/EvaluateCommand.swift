@@ -76,7 +76,7 @@ struct EvaluateCommand: ParsableCommand {
             print("model: \(model)")
             print("data:  \(set.summary.path) (\(evaluation.count) \(strokes == nil ? "images" : "drawings"))")
             print(evaluation.textReport())
-            if let rejection { print(rejectionText(rejection)) }
+            if let rejection { print(rejection.text) }
             if let report { print("wrote \(report)") }
         }
     }
@@ -92,16 +92,22 @@ struct EvaluateCommand: ParsableCommand {
         let dataset = try LabeledImageDataset(
             root: URL(fileURLWithPath: path), options: DatasetLoadOptions(invert: invert, skipBad: skipBad))
         Terminal.warn(dataset.warnings)
-        guard dataset.classes == classes else {
-            throw CLIError("""
-                the dataset's classes \(dataset.classes) do not match the model's \(classes) \
-                (\(model)); evaluate on a dataset with the same class folders
-                """)
+        // The model may know more classes than the dataset has folders (e.g. its reject
+        // class `none`): labels are matched by name.
+        let modelLabels = try dataset.classes.map { name in
+            guard let index = classes.firstIndex(of: name) else {
+                throw CLIError("""
+                    the dataset's class '\(name)' is not one of the model's classes \(classes) (\(model)); \
+                    evaluate on a dataset whose class folders the model knows
+                    """)
+            }
+            return index
         }
+        var examples = dataset.allExamples
+        examples.labels = examples.labels.map { modelLabels[$0] }
         return EvaluationSet(
-            examples: dataset.allExamples, nonShapes: LabeledExamples(images: [], labels: [], sources: []),
-            summary: DatasetSummary(path: path, fingerprint: dataset.fingerprint,
-                                    classCounts: zip(dataset.classes, dataset.counts).map { ($0, $1) }))
+            examples: examples, nonShapes: LabeledExamples(images: [], labels: [], sources: []),
+            summary: dataset.summary(path: path))
     }
 
     private func loadStrokes(_ path: String, classes: [String], rejectRule: RejectRule) throws -> EvaluationSet {
@@ -119,15 +125,6 @@ struct EvaluateCommand: ParsableCommand {
                              summary: DatasetSummary(path: path, classCounts: classCounts.map { (label: $0.0, count: $0.1) }))
     }
 
-    private func rejectionText(_ summary: RejectSummary) -> String {
-        var text = "reject option (\(summary.rule)): \(summary.trueShapesRejected)/\(summary.trueShapeCount) shapes "
-            + "rejected (\(percent(summary.trueShapeRejectionRate ?? 0)), lower is better)"
-        if let count = summary.nonShapeCount, let rejected = summary.nonShapesRejected {
-            text += "\n  non-shapes rejected: \(rejected)/\(count) (\(percent(summary.nonShapeRejectionRate ?? 0)), higher is better)"
-        }
-        return text
-    }
-
     /// Reject-option figures when the model has one: true shapes rejected, and non-shapes
     /// (examples of a background class, plus set-aside non-shape drawings) rejected.
     private func rejectSummary(_ evaluation: Evaluation, nonShapes: Evaluation?, rule: RejectRule) -> RejectSummary? {
@@ -135,11 +132,8 @@ struct EvaluateCommand: ParsableCommand {
         let shapes = evaluation.predictions.filter { !rule.backgroundClasses.contains($0.trueClass) }
         let background = evaluation.predictions.filter { rule.backgroundClasses.contains($0.trueClass) }
             + (nonShapes?.predictions ?? [])
-        let backgroundNames = rule.backgroundClasses.sorted().map { "class '\(evaluation.classes[$0])'" }
-        let ruleText = (backgroundNames + [rule.minimumConfidence.map { "confidence < \($0)" }].compactMap { $0 })
-            .joined(separator: " or ")
         return RejectSummary(
-            rule: ruleText, threshold: Double(rule.minimumConfidence ?? 0),
+            rule: rule.summary(classes: evaluation.classes), threshold: Double(rule.minimumConfidence ?? 0),
             trueShapeCount: shapes.count, trueShapesRejected: shapes.filter(\.isRejected).count,
             nonShapeCount: background.isEmpty ? nil : background.count,
             nonShapesRejected: background.isEmpty ? nil : background.filter(\.isRejected).count)

@@ -178,7 +178,7 @@ struct TrainCommand: ParsableCommand {
             try ReportOutput.write(report, content: ReportContent(
                 title: "StrokeKit training report", generated: ISO8601DateFormatter().string(from: Date()),
                 modelMetadata: ReportContent.metadataList(metadata.dictionary),
-                datasetSummary: recipe.datasetSummary(path: dataset.data), evaluation: evaluation,
+                datasetSummary: recipe.data.summary(path: dataset.data), evaluation: evaluation,
                 history: result.history, rejectOption: rejection))
         }
         if json {
@@ -243,7 +243,7 @@ struct TrainCommand: ParsableCommand {
         if let report {
             try ReportOutput.write(report, content: ReportContent(
                 title: "StrokeKit \(folds)-fold cross-validation", generated: ISO8601DateFormatter().string(from: Date()),
-                datasetSummary: recipe.datasetSummary(path: dataset.data), folds: foldResults))
+                datasetSummary: recipe.data.summary(path: dataset.data), folds: foldResults))
         }
         if json {
             try printJSON(["type": "summary", "folds": folds, "accuracies": accuracies, "mean_accuracy": mean,
@@ -297,10 +297,8 @@ struct Recipe {
             nonShapeCount = evaluation.count
             nonShapesRejected = evaluation.predictions.filter(\.isRejected).count
         }
-        let rule = [negatives > 0 ? "class 'none'" : nil,
-                    rejectRule.minimumConfidence.map { "confidence < \($0)" }].compactMap { $0 }.joined(separator: " or ")
         return RejectSummary(
-            rule: rule, threshold: Double(rejectRule.minimumConfidence ?? 0),
+            rule: rejectRule.summary(classes: classes), threshold: Double(rejectRule.minimumConfidence ?? 0),
             trueShapeCount: validation.count, trueShapesRejected: validation.predictions.filter(\.isRejected).count,
             nonShapeCount: nonShapeCount, nonShapesRejected: nonShapesRejected)
     }
@@ -310,20 +308,16 @@ struct Recipe {
         guard let circle = classes.firstIndex(of: "circle"), let cycle = classes.firstIndex(of: "cycle") else { return (0, 0) }
         return (evaluation.confusionMatrix[cycle][circle], evaluation.confusionMatrix[circle][cycle])
     }
-
-    func datasetSummary(path: String) -> DatasetSummary {
-        DatasetSummary(path: path, fingerprint: data.fingerprint,
-                       classCounts: zip(data.classes, data.counts).map { ($0, $1) })
-    }
 }
 
 extension RejectSummary {
+    /// The reject figures as terminal lines.
     var text: String {
-        var lines = ["reject option (\(rule)): \(trueShapesRejected)/\(trueShapeCount) validation shapes rejected "
-                     + "(\(percent(trueShapeRejectionRate ?? 0)))"]
+        var lines = ["reject option (\(rule)): \(trueShapesRejected)/\(trueShapeCount) shapes rejected "
+                     + "(\(percent(trueShapeRejectionRate ?? 0)), lower is better)"]
         if let nonShapeCount, let nonShapesRejected {
-            lines.append("  held-out synthetic non-shapes rejected: \(nonShapesRejected)/\(nonShapeCount) "
-                         + "(\(percent(nonShapeRejectionRate ?? 0)))")
+            lines.append("  non-shapes rejected: \(nonShapesRejected)/\(nonShapeCount) "
+                         + "(\(percent(nonShapeRejectionRate ?? 0)), higher is better)")
         }
         return lines.joined(separator: "\n")
     }
@@ -352,6 +346,15 @@ extension TrainCommand {
 }
 
 extension LearningRateSchedule: ExpressibleByArgument {}
+
+extension RejectRule {
+    /// "class 'none' or confidence < 0.6", for reports.
+    func summary(classes: [String]) -> String {
+        (backgroundClasses.sorted().map { "class '\(classes[$0])'" }
+            + [minimumConfidence.map { "confidence < \($0)" }].compactMap { $0 })
+            .joined(separator: " or ")
+    }
+}
 
 /// Turns training progress into a progress bar (TTY), plain epoch lines (not a TTY) or
 /// JSON lines (`--json`), and appends epoch records to the `--log` file.
