@@ -6,7 +6,7 @@
 #   scripts/contact-sheet.sh [DATASET_DIR] [OUTPUT_PNG]
 set -euo pipefail
 
-dataset="${1:-../shared/datasets/automata-shapes}"
+dataset="${1:-datasets/automata-shapes}"
 output="${2:-docs/contact-sheet.png}"
 strokekit="${STROKEKIT:-$(swift build -c release --product strokekit --show-bin-path)/strokekit}"
 columns=14

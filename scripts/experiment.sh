@@ -5,10 +5,10 @@
 #   2. 5-fold cross-validation with the same recipe: mean ± std accuracy and the summed
 #      confusion matrix.
 # Outputs go to out/ (model, per-epoch logs, cross-validation JSON).
-# Usage: scripts/experiment.sh [DATASET_DIR]   (default ../shared/datasets/automata-shapes)
+# Usage: scripts/experiment.sh [DATASET_DIR]   (default datasets/automata-shapes, kept in the repository)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-dataset="${1:-../shared/datasets/automata-shapes}"
+dataset="${1:-datasets/automata-shapes}"
 if [ ! -d "$dataset" ]; then
     echo "experiment: no dataset at $dataset (see README, 'The dataset')" >&2
     exit 1

@@ -7,7 +7,7 @@
 # Usage: scripts/train-default-model.sh [DATASET_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-dataset="${1:-../shared/datasets/automata-shapes}"
+dataset="${1:-datasets/automata-shapes}"
 strokekit=.build/release/strokekit
 swift build -c release --product strokekit >&2
 

@@ -184,9 +184,9 @@ struct DatasetFolder {
         #expect(image.pixels.contains { $0 > 100 }, "the line must be light")
     }
 
-    @Test(.enabled(if: SharedDataset.isAvailable, SharedDataset.skipMessage))
+    @Test
     func theRealDatasetHas670ImagesInThreeClasses() throws {
-        let dataset = try LabeledImageDataset(root: SharedDataset.automataShapes!)
+        let dataset = try LabeledImageDataset(root: ProjectDataset.automataShapes)
         #expect(dataset.classes == ["arrow", "circle", "cycle"])
         #expect(dataset.counts == [192, 232, 246])
         #expect(dataset.samples.count == 670)

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// Compares rasterized synthetic circles with the real dataset's circles.
-@Suite(.enabled(if: SharedDataset.isAvailable, SharedDataset.skipMessage))
+@Suite
 struct RasterizerDatasetTests {
     /// Mean over images of the fraction of pixels above 30, and of the mean pixel value.
     struct InkStatistics {
@@ -67,7 +67,7 @@ struct RasterizerDatasetTests {
     }
 
     @Test func syntheticCirclesHaveTheDatasetCirclesInkAmount() throws {
-        let folder = SharedDataset.automataShapes!.appendingPathComponent("circle")
+        let folder = ProjectDataset.automataShapes.appendingPathComponent("circle")
         let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
             .filter { $0.pathExtension == "png" }
         let dataset = InkStatistics(try files.map(Self.readGray))

@@ -13,11 +13,10 @@ import Testing
 @Suite(
     .enabled(if: ProcessInfo.processInfo.environment["STROKEKIT_WRITE_DOCS_SCREENSHOT"] == "1",
              "skipped: set STROKEKIT_WRITE_DOCS_SCREENSHOT=1 to regenerate docs/report-screenshot.png"),
-    .enabled(if: SharedDataset.isAvailable, SharedDataset.skipMessage),
     .enabled(if: Chromium.isAvailable, Chromium.skipMessage))
 struct DocsScreenshotTests {
     @Test func writesTheDocsScreenshot() throws {
-        let dataset = try #require(SharedDataset.automataShapes)
+        let dataset = ProjectDataset.automataShapes
         let classes = ["arrow", "circle", "cycle"]
         // Made-up confusions in the spirit of the thesis's: cycles and circles mixed up.
         let confusions: [String: [(rate: Double, into: Int)]] = [
@@ -66,7 +65,7 @@ struct DocsScreenshotTests {
                 (key: "strokekit.input.ink", value: "white-on-black"),
             ],
             datasetSummary: DatasetSummary(
-                path: "../shared/datasets/automata-shapes", fingerprint: nil, classCounts: classCounts),
+                path: "datasets/automata-shapes", fingerprint: nil, classCounts: classCounts),
             evaluation: evaluation,
             history: ReportFixtures.history(epochs: 20),
             rejectOption: RejectSummary(

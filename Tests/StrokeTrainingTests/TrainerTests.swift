@@ -7,6 +7,7 @@ import StrokeNN
 import StrokeTensor
 import StrokeTraining
 import TestSupport
+import StrokeSupport
 
 /// Small, fixed, learnable images: horizontal bars, vertical bars and boxes at random
 /// positions, 28x28 white on black.
@@ -112,9 +113,9 @@ func barsAndBoxes(count: Int, seed: UInt64) -> LabeledExamples {
         }
     }
 
-    @Test(.enabled(if: SharedDataset.isAvailable, SharedDataset.skipMessage))
+    @Test
     func shortTrainingOnTheRealDatasetLearns() throws {
-        let dataset = try LabeledImageDataset(root: SharedDataset.automataShapes!)
+        let dataset = try LabeledImageDataset(root: ProjectDataset.automataShapes)
         let split = try dataset.stratifiedSplit(validationFraction: 0.2, seed: 0)
         func examples(_ indices: [Int]) -> LabeledExamples {
             LabeledExamples(images: indices.map { dataset.samples[$0].image },

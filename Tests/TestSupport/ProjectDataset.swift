@@ -1,0 +1,17 @@
+import Foundation
+
+/// The thesis's dataset kept in the repository (`datasets/automata-shapes`), for tests that
+/// need real drawings. Set `STROKEKIT_DATASET` to use another folder-per-class copy.
+public enum ProjectDataset {
+    /// The repository root (this file is Tests/TestSupport/ProjectDataset.swift).
+    public static let projectRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The dataset folder.
+    public static let automataShapes: URL = {
+        if let path = ProcessInfo.processInfo.environment["STROKEKIT_DATASET"] {
+            return URL(fileURLWithPath: path)
+        }
+        return projectRoot.appendingPathComponent("datasets/automata-shapes")
+    }()
+}
