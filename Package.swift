@@ -5,23 +5,22 @@
 //
 // Targets are listed bottom to top; imports only point down:
 //   CBLAS, CPNG            system libraries (OpenBLAS, libpng)
+//   StrokeSupport          seeded generator, atomic file writes, JSON values
 //   StrokeTensor           Tensor, GEMM, im2col
-//   StrokeImage            GrayImage, PNG, Stroke, rasterizer, QuickDraw ndjson
-//   StrokeNN               layers, loss, optimizers, Network
-//   StrokeModelFile        safetensors reader/writer, metadata, atomic writes
+//   StrokeImage            GrayImage, PNG, image preparation, Stroke, rasterizer, QuickDraw ndjson
+//   StrokeNN               layers, softmax, Network (forward and backward)
+//   StrokeModelFile        safetensors reader/writer, metadata
 //   StrokeKit              the inference API (what other packages import)
+//   StrokeOptimizers       loss and optimizers (training only)
 //   StrokeData             folder-per-class datasets, splits, k-fold, augmentation, synthesis
-//   StrokeTraining         trainer, evaluation, logs
+//   StrokeTraining         trainer, recipe, cross-validation, evaluation, logs
 //   AutomataSketch         strokes -> automaton -> simulation
 //   StrokeReport           the evaluation page
 //   strokekit              the CLI
+//
+// No target uses unsafe build flags, so other packages can depend on StrokeKit by version
+// (scripts/check-consumer.sh proves it).
 import PackageDescription
-
-/// Numeric kernels are optimised even in debug builds: an unoptimised Swift
-/// inner loop is ~50x slower and would make gradient and training tests crawl.
-let optimizedInDebug: [SwiftSetting] = [
-    .unsafeFlags(["-O"], .when(configuration: .debug)),
-]
 
 let package = Package(
     name: "StrokeKit",
@@ -47,63 +46,78 @@ let package = Package(
             providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
 
         // MARK: - Implementation, bottom to top
-        .target(name: "StrokeTensor", dependencies: ["CBLAS"], swiftSettings: optimizedInDebug),
-        .target(name: "StrokeImage", dependencies: ["CPNG"], swiftSettings: optimizedInDebug),
-        .target(name: "StrokeNN", dependencies: ["StrokeTensor"], swiftSettings: optimizedInDebug),
+        .target(name: "StrokeSupport"),
+        .target(name: "StrokeTensor", dependencies: ["CBLAS"]),
+        .target(name: "StrokeImage", dependencies: ["CPNG", "StrokeSupport"]),
+        .target(name: "StrokeNN", dependencies: ["StrokeTensor", "StrokeSupport"]),
         .target(
             name: "StrokeModelFile",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+            dependencies: ["StrokeSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .target(
             name: "StrokeKit",
             dependencies: ["StrokeTensor", "StrokeImage", "StrokeNN", "StrokeModelFile"],
-            resources: [.copy("Resources")],
-            swiftSettings: optimizedInDebug),
+            resources: [.copy("Resources")]),
+        .target(name: "StrokeOptimizers", dependencies: ["StrokeTensor", "StrokeNN"]),
         .target(
             name: "StrokeData",
             dependencies: [
-                "StrokeTensor", "StrokeImage",
+                "StrokeImage", "StrokeSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
-            ],
-            swiftSettings: optimizedInDebug),
+            ]),
         .target(
             name: "StrokeTraining",
-            dependencies: ["StrokeTensor", "StrokeNN", "StrokeModelFile", "StrokeKit", "StrokeData"],
-            swiftSettings: optimizedInDebug),
-        .target(name: "AutomataSketch", dependencies: ["StrokeImage", "StrokeKit"]),
-        .target(name: "StrokeReport", dependencies: ["StrokeImage", "StrokeKit", "StrokeTraining"]),
+            dependencies: [
+                "StrokeSupport", "StrokeTensor", "StrokeImage", "StrokeNN", "StrokeOptimizers",
+                "StrokeModelFile", "StrokeKit", "StrokeData",
+            ]),
+        .target(name: "AutomataSketch", dependencies: ["StrokeSupport", "StrokeImage", "StrokeKit"]),
+        .target(name: "StrokeReport", dependencies: ["StrokeImage", "StrokeTraining"]),
         .executableTarget(
             name: "strokekit",
             dependencies: [
-                "StrokeTensor", "StrokeImage", "StrokeNN", "StrokeModelFile", "StrokeKit",
+                "StrokeSupport", "StrokeTensor", "StrokeImage", "StrokeNN", "StrokeModelFile", "StrokeKit",
                 "StrokeData", "StrokeTraining", "AutomataSketch", "StrokeReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            swiftSettings: optimizedInDebug),
+            ]),
 
         // MARK: - Tests
         .target(
             name: "TestSupport",
             dependencies: ["StrokeTensor", "StrokeImage", "CPNG"],
             path: "Tests/TestSupport"),
+        .testTarget(name: "StrokeSupportTests", dependencies: ["StrokeSupport", "TestSupport"]),
         .testTarget(name: "StrokeTensorTests", dependencies: ["StrokeTensor", "TestSupport"]),
         .testTarget(
-            name: "StrokeImageTests", dependencies: ["StrokeImage", "StrokeTensor", "TestSupport", "CPNG"], exclude: ["Fixtures"]),
+            name: "StrokeImageTests",
+            dependencies: ["StrokeImage", "StrokeSupport", "StrokeTensor", "TestSupport", "CPNG"],
+            exclude: ["Fixtures"]),
         .testTarget(
-            name: "StrokeNNTests", dependencies: ["StrokeNN", "StrokeTensor", "TestSupport"],
-            swiftSettings: optimizedInDebug),
-        .testTarget(name: "StrokeModelFileTests", dependencies: ["StrokeModelFile", "StrokeTensor", "TestSupport"]),
+            name: "StrokeNNTests",
+            dependencies: ["StrokeNN", "StrokeOptimizers", "StrokeSupport", "StrokeTensor", "TestSupport"]),
         .testTarget(
-            name: "StrokeDataTests", dependencies: ["StrokeData", "StrokeImage", "StrokeTensor", "TestSupport"]),
+            name: "StrokeOptimizersTests",
+            dependencies: ["StrokeOptimizers", "StrokeNN", "StrokeSupport", "StrokeTensor", "TestSupport"]),
+        .testTarget(
+            name: "StrokeModelFileTests",
+            dependencies: ["StrokeModelFile", "StrokeSupport", "StrokeTensor", "TestSupport"]),
+        .testTarget(
+            name: "StrokeDataTests",
+            dependencies: ["StrokeData", "StrokeImage", "StrokeSupport", "StrokeTensor", "TestSupport"]),
         .testTarget(
             name: "StrokeTrainingTests",
-            dependencies: ["StrokeTraining", "StrokeKit", "StrokeData", "StrokeNN", "TestSupport"],
-            swiftSettings: optimizedInDebug),
+            dependencies: [
+                "StrokeTraining", "StrokeKit", "StrokeData", "StrokeNN", "StrokeOptimizers", "StrokeSupport",
+                "StrokeImage", "TestSupport",
+            ]),
         .testTarget(
-            name: "StrokeKitTests", dependencies: ["StrokeKit", "StrokeImage", "TestSupport"],
-            swiftSettings: optimizedInDebug),
+            name: "StrokeKitTests",
+            dependencies: ["StrokeKit", "StrokeImage", "StrokeNN", "StrokeSupport", "TestSupport"]),
         .testTarget(
             name: "AutomataSketchTests",
-            dependencies: ["AutomataSketch", "StrokeKit", "StrokeImage", "StrokeData", "StrokeTensor", "TestSupport"]),
+            dependencies: [
+                "AutomataSketch", "StrokeKit", "StrokeImage", "StrokeData", "StrokeSupport", "StrokeTensor",
+                "TestSupport",
+            ]),
         .testTarget(
             name: "StrokeReportTests",
             dependencies: ["StrokeReport", "StrokeTraining", "StrokeKit", "StrokeImage", "TestSupport", "CPNG"]),

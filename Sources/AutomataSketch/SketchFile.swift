@@ -25,6 +25,8 @@ public struct SketchLine: Hashable, Sendable {
 /// Why a sketch file could not be read.
 public enum SketchFileError: Error, Hashable, Sendable, CustomStringConvertible {
     case unreadable(path: String, reason: String)
+    /// A line is not a drawing (the QuickDraw reader's error names file, line and problem).
+    case badDrawing(QuickDrawError)
     case badLine(source: String, line: Int, problem: String)
     case noStrokes(source: String)
 
@@ -32,6 +34,8 @@ public enum SketchFileError: Error, Hashable, Sendable, CustomStringConvertible 
         switch self {
         case let .unreadable(path, reason):
             return "\(path): cannot read the sketch (\(reason))"
+        case let .badDrawing(error):
+            return error.description
         case let .badLine(source, line, problem):
             return "\(source):\(line): \(problem)"
         case let .noStrokes(source):
@@ -43,27 +47,9 @@ public enum SketchFileError: Error, Hashable, Sendable, CustomStringConvertible 
 /// Sketch files: ndjson, one drawing per line in drawing order, in the QuickDraw form
 /// `{"drawing": [[xs, ys]], "symbols": ["0", "1"], "epsilon": true, "name": "q0"}`
 /// (screen coordinates, y down; a third array of times is allowed; other keys are ignored).
+/// Lines are read by StrokeImage's QuickDraw reader (LF or CRLF line ends, a final newline
+/// or none); this adds the sketch's own keys.
 public enum SketchFile {
-    private struct Line: Decodable {
-        var drawing: [[[Double]]]
-        var symbols: Symbols?
-        var epsilon: Bool?
-        var name: String?
-    }
-
-    /// `"symbols"` as a list, or for convenience one string (`"a"`, or `"0,1"` for two symbols).
-    private struct Symbols: Decodable {
-        var values: [String]
-        init(from decoder: Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if let list = try? container.decode([String].self) {
-                values = list
-            } else {
-                values = try container.decode(String.self).split(separator: ",").map(String.init)
-            }
-        }
-    }
-
     /// Reads a sketch file.
     public static func read(contentsOf url: URL) throws -> [SketchLine] {
         let text: String
@@ -77,49 +63,49 @@ public enum SketchFile {
 
     /// Parses ndjson text; `source` names the file in errors. Blank lines are skipped.
     public static func parse(_ text: String, source: String) throws -> [SketchLine] {
-        var result: [SketchLine] = []
-        let decoder = JSONDecoder()
-        for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let lineNumber = offset + 1
-            let trimmed = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
-            if trimmed.isEmpty { continue }
-            func bad(_ problem: String) -> SketchFileError {
-                .badLine(source: source, line: lineNumber, problem: problem)
-            }
-            let line: Line
-            do {
-                line = try decoder.decode(Line.self, from: Data(trimmed.utf8))
-            } catch let DecodingError.keyNotFound(key, _) {
-                throw bad("missing \"\(key.stringValue)\"; each line needs \"drawing\": [[xs, ys]]")
-            } catch DecodingError.typeMismatch(_, let context) {
-                let key = context.codingPath.first?.stringValue ?? "line"
-                let hint = key == "drawing" ? "expected [[xs, ys], …] with numbers" :
-                    key == "symbols" ? "expected a list of strings like [\"0\", \"1\"]" :
-                    key == "epsilon" ? "expected true or false" : key == "name" ? "expected a string" : "expected a JSON object"
-                throw bad("\"\(key)\" has the wrong type: \(hint)")
-            } catch {
-                throw bad("not a JSON object (\(error.localizedDescription)); each line must be one JSON object")
-            }
-            var strokes: [Stroke] = []
-            for (number, arrays) in line.drawing.enumerated() {
-                guard arrays.count == 2 || arrays.count == 3 else {
-                    throw bad("stroke \(number + 1) has \(arrays.count) arrays; expected [xs, ys] or [xs, ys, times]")
-                }
-                guard arrays[0].count == arrays[1].count, arrays.count == 2 || arrays[2].count == arrays[0].count else {
-                    throw bad("stroke \(number + 1) has \(arrays[0].count) x values but \(arrays[1].count) y values\(arrays.count == 3 ? " and \(arrays[2].count) times" : ""); they must match")
-                }
-                guard !arrays[0].isEmpty else { throw bad("stroke \(number + 1) has no points") }
-                let points = arrays[0].indices.map { index in
-                    StrokePoint(x: arrays[0][index], y: arrays[1][index], time: arrays.count == 3 ? arrays[2][index] : nil)
-                }
-                strokes.append(Stroke(points: points))
-            }
-            guard !strokes.isEmpty else { throw bad("\"drawing\" is empty; draw at least one stroke") }
-            result.append(SketchLine(
-                lineNumber: lineNumber, strokes: strokes, symbols: line.symbols?.values ?? [],
-                isEpsilon: line.epsilon ?? false, name: line.name))
+        let drawings: [QuickDrawDrawing]
+        do {
+            drawings = try QuickDraw.parse(text, source: source).drawings
+        } catch let error as QuickDrawError {
+            throw SketchFileError.badDrawing(error)
         }
-        guard !result.isEmpty else { throw SketchFileError.noStrokes(source: source) }
-        return result
+        guard !drawings.isEmpty else { throw SketchFileError.noStrokes(source: source) }
+        return try drawings.map { try line(from: $0, source: source) }
+    }
+
+    /// The sketch keys of one drawing: `symbols` (a list of strings, or one string such as
+    /// `"a"` or `"0,1"`), `epsilon` (a boolean) and `name` (a string).
+    private static func line(from drawing: QuickDrawDrawing, source: String) throws -> SketchLine {
+        func bad(_ key: String, _ expected: String) -> SketchFileError {
+            .badLine(source: source, line: drawing.lineNumber, problem: "\"\(key)\" has the wrong type: expected \(expected)")
+        }
+        var symbols: [String] = []
+        switch drawing.properties["symbols"] {
+        case nil, .null?:
+            break
+        case .string(let text)?:
+            symbols = text.split(separator: ",").map(String.init)
+        case .array(let values)?:
+            symbols = try values.map { value in
+                guard case .string(let symbol) = value else { throw bad("symbols", "a list of strings like [\"0\", \"1\"]") }
+                return symbol
+            }
+        default:
+            throw bad("symbols", "a list of strings like [\"0\", \"1\"]")
+        }
+        var isEpsilon = false
+        switch drawing.properties["epsilon"] {
+        case nil, .null?: break
+        case .bool(let value)?: isEpsilon = value
+        default: throw bad("epsilon", "true or false")
+        }
+        var name: String?
+        switch drawing.properties["name"] {
+        case nil, .null?: break
+        case .string(let text)?: name = text
+        default: throw bad("name", "a string")
+        }
+        return SketchLine(lineNumber: drawing.lineNumber, strokes: drawing.strokes, symbols: symbols,
+                          isEpsilon: isEpsilon, name: name)
     }
 }

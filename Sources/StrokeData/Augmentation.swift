@@ -1,5 +1,5 @@
 import StrokeImage
-import StrokeTensor
+import StrokeSupport
 
 /// Random, seeded distortions of a training image: pen width jitter, then one bilinear
 /// resampling through a random rotation, scale and translation about the centre plus a mild

@@ -1,12 +1,4 @@
-/// Whether to turn dark-ink-on-light images into StrokeKit's white ink on black.
-public enum InversionPolicy: String, Sendable, CaseIterable {
-    /// Invert an image whose mean intensity is above 127 (mostly light), with a warning.
-    case auto
-    /// Never invert.
-    case no
-    /// Invert every image.
-    case yes
-}
+import StrokeImage
 
 /// How `LabeledImageDataset` reads a folder.
 public struct DatasetLoadOptions: Sendable {

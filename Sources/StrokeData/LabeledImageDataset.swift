@@ -91,7 +91,9 @@ public struct LabeledImageDataset: Sendable {
                     skipped += 1
                     continue
                 }
-                let image = Self.prepare(decoded, relativePath: relativePath, options: options, warnings: &warnings)
+                let (image, notes) = ImagePreparation.prepare(
+                    decoded, side: options.imageSide, invert: options.invert, source: relativePath)
+                warnings += notes
                 samples.append(Sample(url: file, classIndex: classIndex, image: image))
                 Self.hash(name: relativePath, contents: bytes, into: &hasher)
             }
@@ -132,33 +134,6 @@ public struct LabeledImageDataset: Sendable {
     }
 
     // MARK: - Loading helpers
-
-    /// Inverts (by policy) then aspect-fits: inversion is decided on the original pixels,
-    /// before black padding would lower the mean, and padding must be black after inversion.
-    private static func prepare(
-        _ decoded: GrayImage, relativePath: String, options: DatasetLoadOptions, warnings: inout [String]
-    ) -> GrayImage {
-        var image = decoded
-        switch options.invert {
-        case .yes:
-            image = image.inverted()
-        case .no:
-            break
-        case .auto:
-            if image.isDarkInkOnLight {
-                let mean = String(format: "%.1f", image.meanIntensity)
-                warnings.append("\(relativePath): inverted (mean intensity \(mean) > 127 looks like dark ink on light; "
-                    + "StrokeKit expects white ink on black)")
-                image = image.inverted()
-            }
-        }
-        let side = options.imageSide
-        if image.width != side || image.height != side {
-            warnings.append("\(relativePath): is \(image.width)x\(image.height), aspect-fit to \(side)x\(side)")
-            image = image.aspectFit(into: side)
-        }
-        return image
-    }
 
     /// Non-hidden entries of `folder`, sorted by name.
     private static func visibleEntries(of folder: URL) throws -> [URL] {

@@ -1,4 +1,4 @@
-import StrokeTensor
+import StrokeSupport
 
 extension LabeledImageDataset {
     /// Splits sample indices into training and validation sets, class by class, so each

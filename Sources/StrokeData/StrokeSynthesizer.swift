@@ -1,6 +1,6 @@
 import Foundation
 import StrokeImage
-import StrokeTensor
+import StrokeSupport
 
 /// A generator of human-like pen strokes: the three shape classes (arrow, circle, cycle) for
 /// training data and scripted automaton sketches, and many kinds of other drawings (letters,

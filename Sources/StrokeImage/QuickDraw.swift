@@ -1,4 +1,5 @@
 import Foundation
+import StrokeSupport
 
 /// One drawing of a QuickDraw ndjson file: its strokes and the keys around them.
 public struct QuickDrawDrawing: Sendable, Equatable {
@@ -24,7 +25,7 @@ public struct QuickDrawDrawing: Sendable, Equatable {
 
 /// A QuickDraw ndjson line or file that cannot be read. The message names the source and the
 /// 1-based line, as `source:line: problem`.
-public enum QuickDrawError: Error, CustomStringConvertible, Equatable {
+public enum QuickDrawError: Error, CustomStringConvertible, Hashable, Sendable {
     case unreadable(source: String, reason: String)
     case notJSON(source: String, line: Int)
     case notAnObject(source: String, line: Int)

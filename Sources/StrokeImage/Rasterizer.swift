@@ -73,23 +73,19 @@ public struct Rasterizer: Sendable {
     /// All strokes of a drawing as one image, white ink on black.
     public func rasterize(_ strokes: [Stroke]) -> GrayImage {
         var image = GrayImage(width: side, height: side)
-        var coverage = [Float](repeating: 0, count: side * side)
-        coverage.withUnsafeMutableBufferPointer { draw(strokes, into: $0) }
-        for index in coverage.indices {
-            image.pixels[index] = Self.byte(coverage[index])
-        }
+        image.pixels.withUnsafeMutableBufferPointer { rasterize(strokes, into: $0) }
         return image
     }
 
-    /// Draws into `buffer` (`side * side` values, row-major) the same image as
-    /// `rasterize(_:)`, as pixel / 255: the classifier's input, with no heap allocation.
-    public func rasterize(_ strokes: [Stroke], into buffer: UnsafeMutableBufferPointer<Float>) {
-        precondition(buffer.count == side * side,
-                     "Buffer holds \(buffer.count) values, a \(side)x\(side) image needs \(side * side)")
-        draw(strokes, into: buffer)
-        // Quantise as the 8-bit dataset images are, so both variants give identical input.
-        for index in buffer.indices {
-            buffer[index] = Float(Self.byte(buffer[index])) / 255
+    /// Draws the same image as `rasterize(_:)` into `pixels` (`side * side` bytes, row-major)
+    /// with no heap allocation: the classifier's path, which then turns the bytes into
+    /// network input exactly as it does a PNG's.
+    public func rasterize(_ strokes: [Stroke], into pixels: UnsafeMutableBufferPointer<UInt8>) {
+        precondition(pixels.count == side * side,
+                     "Buffer holds \(pixels.count) pixels, a \(side)x\(side) image needs \(side * side)")
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: pixels.count) { coverage in
+            draw(strokes, into: coverage)
+            for index in coverage.indices { pixels[index] = Self.byte(coverage[index]) }
         }
     }
 

@@ -46,8 +46,8 @@ extension ModelFileError {
     /// File-system errors, and cases whose message already carries a hint, get none.
     var needsRetrainHint: Bool {
         switch self {
-        case .checksumMismatch, .checksumMissing, .unsupportedFormatVersion, .cannotRead, .directoryMissing,
-             .cannotWrite, .nonFiniteValue, .float16Overflow:
+        case .checksumMismatch, .checksumMissing, .unsupportedFormatVersion, .cannotRead,
+             .nonFiniteValue, .float16Overflow:
             return false
         default:
             return true

@@ -2,18 +2,30 @@ import StrokeImage
 
 /// How a drawing becomes network input: a 28x28 white-on-black 8-bit image, each pixel
 /// scaled to value / 255 (the model file records this as `strokekit.input.scale = 1/255`).
-/// Training and inference both go through here, so they cannot disagree.
+/// This is the one place bytes become floats: training, evaluation, PNG prediction and
+/// stroke classification all go through it, so they cannot disagree.
 public enum ModelInput {
     /// The side of the square input image.
     public static let side = 28
 
-    /// Writes `image` (side x side) into `buffer` as Float values in 0...1.
+    /// The network input for one 8-bit gray level (0 -> 0, 255 -> 1).
+    @inlinable
+    public static func value(ofLevel level: UInt8) -> Float {
+        Float(level) / 255
+    }
+
+    /// Writes `pixels` (side x side bytes, row-major) into `buffer` as floats in 0...1.
+    @inlinable
+    public static func fill(pixels: UnsafeBufferPointer<UInt8>, into buffer: UnsafeMutablePointer<Float>) {
+        precondition(pixels.count == side * side, "model input must be \(side)x\(side) pixels, got \(pixels.count)")
+        for index in 0..<pixels.count { buffer[index] = value(ofLevel: pixels[index]) }
+    }
+
+    /// Writes `image` (side x side) into `buffer` as floats in 0...1.
     @inlinable
     public static func fill(_ image: GrayImage, into buffer: UnsafeMutablePointer<Float>) {
         precondition(image.width == side && image.height == side,
                      "model input must be \(side)x\(side), got \(image.width)x\(image.height)")
-        image.pixels.withUnsafeBufferPointer { pixels in
-            for i in 0..<pixels.count { buffer[i] = Float(pixels[i]) * (1 / 255) }
-        }
+        image.pixels.withUnsafeBufferPointer { fill(pixels: $0, into: buffer) }
     }
 }

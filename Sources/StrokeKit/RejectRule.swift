@@ -39,26 +39,54 @@ public struct RejectRule: Sendable, Equatable {
         })
     }
 
-    /// The classification for `probabilities` (one per class, in `classes` order).
-    func classification(probabilities: UnsafeBufferPointer<Float>, classes: [String]) -> Classification {
+    /// The rule's verdict on one drawing's class probabilities.
+    public struct Decision: Sendable, Equatable {
+        /// The most probable class, background classes included (what a confusion matrix counts).
+        public var mostProbable: Int
+        /// The class to report: `mostProbable`, or when a background class won, the most
+        /// probable of the other classes (the closest shape).
+        public var reported: Int
+        /// True when the drawing looks like none of the shapes.
+        public var isRejected: Bool
+    }
+
+    /// Decides on `probabilities` (one per class, in class order): the one reject decision
+    /// of StrokeKit, used by `ShapeClassifier`, the evaluator and the reports.
+    public func decide(_ probabilities: UnsafeBufferPointer<Float>) -> Decision {
+        precondition(!probabilities.isEmpty, "no probabilities to decide on")
         var best = 0
         for index in probabilities.indices where probabilities[index] > probabilities[best] { best = index }
-        var isRejected = false
         if backgroundClasses.contains(best) {
-            isRejected = true
             // Report the most probable shape; when every class is background, keep the winner.
             var bestShape: Int? = nil
             for index in probabilities.indices where !backgroundClasses.contains(index) {
                 if bestShape.map({ probabilities[index] > probabilities[$0] }) ?? true { bestShape = index }
             }
-            best = bestShape ?? best
-        } else if let minimumConfidence, probabilities[best] < minimumConfidence {
-            isRejected = true
+            return Decision(mostProbable: best, reported: bestShape ?? best, isRejected: true)
         }
+        let isRejected = minimumConfidence.map { probabilities[best] < $0 } ?? false
+        return Decision(mostProbable: best, reported: best, isRejected: isRejected)
+    }
+
+    /// `decide` on an array of probabilities.
+    public func decide(_ probabilities: [Float]) -> Decision {
+        probabilities.withUnsafeBufferPointer { decide($0) }
+    }
+
+    /// The rule in words, e.g. "class 'none' or confidence < 0.6", for reports.
+    public func description(classes: [String]) -> String {
+        let parts = backgroundClasses.sorted().map { "class '\(classes[$0])'" }
+            + (minimumConfidence.map { ["confidence < \($0)"] } ?? [])
+        return parts.isEmpty ? "none" : parts.joined(separator: " or ")
+    }
+
+    /// The classification for `probabilities` (one per class, in `classes` order).
+    func classification(probabilities: UnsafeBufferPointer<Float>, classes: [String]) -> Classification {
+        let decision = decide(probabilities)
         var byLabel: [String: Float] = [:]
         byLabel.reserveCapacity(classes.count)
         for (index, label) in classes.enumerated() { byLabel[label] = probabilities[index] }
-        return Classification(label: classes[best], confidence: probabilities[best],
-                              probabilities: byLabel, isRejected: isRejected)
+        return Classification(label: classes[decision.reported], confidence: probabilities[decision.reported],
+                              probabilities: byLabel, isRejected: decision.isRejected)
     }
 }

@@ -97,12 +97,13 @@ public final class ShapeClassifier: StrokeClassifying, @unchecked Sendable {
     }
 
     /// Classifies a drawing of one or more strokes: rasterizes them the way the training
-    /// images were made, then classifies the image.
+    /// images were made, then classifies the image. Bit for bit the same as
+    /// `classify(modelRasterizer.rasterize(strokes))`: both go through `ModelInput`.
     public func classify(_ strokes: [Stroke]) throws -> Classification {
         try withReplica(forSingleImages: true) { replica in
-            let image = replica.strokeImage(0)
-            rasterizeForModel(strokes, into: image)
-            replica.network.forward(batch: 1, training: false) { $0.update(from: image.baseAddress!, count: image.count) }
+            let pixels = replica.strokePixels(0)
+            modelRasterizer.rasterize(strokes, into: pixels)
+            replica.network.forward(batch: 1, training: false) { ModelInput.fill(pixels: UnsafeBufferPointer(pixels), into: $0) }
             return replica.classification(ofRow: 0, rule: rejectRule, classes: classes)
         }
     }
@@ -110,10 +111,12 @@ public final class ShapeClassifier: StrokeClassifying, @unchecked Sendable {
     /// Classifies many drawings, each made of one or more strokes.
     public func classify(strokeBatch drawings: [[Stroke]]) throws -> [Classification] {
         try runBatches(count: drawings.count) { replica, range in
-            for (offset, index) in range.enumerated() { rasterizeForModel(drawings[index], into: replica.strokeImage(offset)) }
-            let staged = replica.strokeImage(0).baseAddress!
+            let imageSize = ModelInput.side * ModelInput.side
+            for (offset, index) in range.enumerated() { modelRasterizer.rasterize(drawings[index], into: replica.strokePixels(offset)) }
             replica.network.forward(batch: range.count, training: false) { buffer in
-                buffer.update(from: staged, count: range.count * ModelInput.side * ModelInput.side)
+                for offset in 0..<range.count {
+                    ModelInput.fill(pixels: UnsafeBufferPointer(replica.strokePixels(offset)), into: buffer + offset * imageSize)
+                }
             }
         }
     }
@@ -185,8 +188,8 @@ private final class Replica {
     let network: Network
     /// Softmax of one row of logits.
     private let probabilities: UnsafeMutableBufferPointer<Float>
-    /// Rasterized strokes, up to `maximumBatch` images; allocated on first use.
-    private var strokeImages: UnsafeMutableBufferPointer<Float>?
+    /// Rasterized strokes, up to `maximumBatch` 8-bit images; allocated on first use.
+    private var strokeImages: UnsafeMutableBufferPointer<UInt8>?
 
     init(network: Network) {
         self.network = network
@@ -199,11 +202,11 @@ private final class Replica {
         strokeImages?.deallocate()
     }
 
-    /// The staging buffer of image `index` in a stroke batch.
-    func strokeImage(_ index: Int) -> UnsafeMutableBufferPointer<Float> {
+    /// The pixels of image `index` in a stroke batch.
+    func strokePixels(_ index: Int) -> UnsafeMutableBufferPointer<UInt8> {
         let imageSize = ModelInput.side * ModelInput.side
         if strokeImages == nil {
-            let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: ShapeClassifier.maximumBatch * imageSize)
+            let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: ShapeClassifier.maximumBatch * imageSize)
             buffer.initialize(repeating: 0)
             strokeImages = buffer
         }
@@ -214,17 +217,9 @@ private final class Replica {
     func classification(ofRow row: Int, rule: RejectRule, classes: [String]) -> Classification {
         let classCount = network.classCount
         network.withLogits { logits in
-            let base = row * classCount
-            // NOTE: subtracting the largest logit keeps exp from overflowing; the result is unchanged.
-            var largest = logits[base]
-            for index in 1..<classCount { largest = max(largest, logits[base + index]) }
-            var sum: Float = 0
-            for index in 0..<classCount {
-                let value = exp(logits[base + index] - largest)
-                probabilities[index] = value
-                sum += value
-            }
-            for index in 0..<classCount { probabilities[index] /= sum }
+            Softmax.probabilities(
+                of: UnsafeBufferPointer(rebasing: logits[(row * classCount)..<((row + 1) * classCount)]),
+                into: probabilities)
         }
         return rule.classification(probabilities: UnsafeBufferPointer(probabilities), classes: classes)
     }

@@ -1,3 +1,4 @@
+import StrokeSupport
 /// The JSON of a safetensors header, parsed by hand rather than with `JSONSerialization`
 /// because the checks need three things it hides: object members in file order, duplicate
 /// keys (a dictionary keeps only one), and integers as written (a Double loses u64 precision).
@@ -281,7 +282,7 @@ extension HeaderJSON {
             output += "{"
             for (position, member) in members.enumerated() {
                 if position > 0 { output += "," }
-                Self.writeString(member.key, to: &output)
+                JSONValue.writeString(member.key, to: &output)
                 output += ":"
                 member.value.write(to: &output)
             }
@@ -293,28 +294,10 @@ extension HeaderJSON {
                 element.write(to: &output)
             }
             output += "]"
-        case let .string(text): Self.writeString(text, to: &output)
+        case let .string(text): JSONValue.writeString(text, to: &output)
         case let .number(text): output += text
         case let .bool(value): output += value ? "true" : "false"
         case .null: output += "null"
         }
-    }
-
-    private static func writeString(_ text: String, to output: inout String) {
-        output += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: output.unicodeScalars.append(scalar)
-            }
-        }
-        output += "\""
     }
 }

@@ -74,10 +74,6 @@ public enum ModelFileError: Error, Equatable, Sendable, CustomStringConvertible 
     // MARK: Files
     /// The file could not be read.
     case cannotRead(path: String, reason: String)
-    /// The directory that should hold the file does not exist.
-    case directoryMissing(path: String)
-    /// Writing the file failed (permissions, disk full, target is a directory, ...).
-    case cannotWrite(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -139,10 +135,6 @@ public enum ModelFileError: Error, Equatable, Sendable, CustomStringConvertible 
             return "\(source): format version \(found) is newer than this StrokeKit reads (\(supported)); upgrade StrokeKit"
         case let .cannotRead(path, reason):
             return "\(path): cannot read: \(reason)"
-        case let .directoryMissing(path):
-            return "\(path): the directory does not exist; create it first"
-        case let .cannotWrite(path, reason):
-            return "\(path): cannot write: \(reason)"
         }
     }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import StrokeSupport
 
 /// A safetensors file in memory: named tensors plus a string-to-string metadata map.
 ///

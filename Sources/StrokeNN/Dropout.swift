@@ -1,4 +1,5 @@
 import StrokeTensor
+import StrokeSupport
 
 /// Inverted dropout: in training, each element is zeroed with probability `rate` and the
 /// survivors are scaled by 1/(1 − rate), so inference is the identity. Any layout.

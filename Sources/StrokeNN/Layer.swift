@@ -7,12 +7,24 @@ public final class Parameter {
     public let name: String
     public var value: Tensor
     /// d(loss)/d(value) of the last backward pass (overwritten, not accumulated, each pass).
-    public var gradient: Tensor
+    /// Allocated when a backward pass first writes it, so a network that only runs forward
+    /// (inference) holds no gradient memory; reads before that see zeros.
+    public var gradient: Tensor {
+        get { storedGradient ?? Tensor(shape: value.shape) }
+        set { storedGradient = newValue }
+        _modify {
+            if storedGradient == nil { storedGradient = Tensor(shape: value.shape) }
+            yield &storedGradient!
+        }
+    }
+    private var storedGradient: Tensor?
+
+    /// True once a backward pass (or a caller) has written the gradient.
+    public var hasGradient: Bool { storedGradient != nil }
 
     public init(name: String, value: Tensor) {
         self.name = name
         self.value = value
-        self.gradient = Tensor(shape: value.shape)
     }
 }
 

@@ -1,4 +1,5 @@
 import StrokeTensor
+import StrokeSupport
 
 /// A feed-forward classifier built from an `ArchitectureSpec`: the layers, their
 /// parameters, and the activations and gradients of the current batch.
@@ -139,18 +140,30 @@ public final class Network {
 
     // MARK: - Forward and backward
 
-    /// Allocates activations and gradients for `batch` examples (only when it changes).
+    /// Allocates activations for `batch` examples (only when it changes). Gradients wait
+    /// for the first backward pass at this batch size: inference never allocates them.
     private func prepare(batch: Int) {
         guard batch != batchSize else { return }
         batchSize = batch
         var shape = [inputChannels, batch, inputHeight, inputWidth]
         activations = [Tensor(shape: shape)]
-        gradients = [nil]
         for layer in layers {
             shape = layer.outputShape(for: shape)
             activations.append(Tensor(shape: shape))
-            gradients.append(Tensor(shape: shape))
         }
+        gradients = []
+    }
+
+    /// Allocates the activation gradients to match the activations (only when they changed).
+    private func prepareGradients() {
+        guard gradients.count != activations.count else { return }
+        gradients = [nil] + activations.dropFirst().map { Tensor(shape: $0.shape) }
+    }
+
+    /// True when backward passes have allocated gradient buffers (activation or parameter
+    /// gradients); a network that has only run forward has none.
+    public var hasGradientBuffers: Bool {
+        !gradients.isEmpty || parameters.contains(where: \.hasGradient)
     }
 
     /// Runs the network on `input` (N, C, H, W), NCHW as datasets produce it, and returns
@@ -199,12 +212,14 @@ public final class Network {
 
     /// Backpropagates d(loss)/d(logits) and leaves every parameter's `gradient` set.
     public func backward(logitsGradient: Tensor) {
+        prepareGradients()
         gradients[gradients.count - 1] = logitsGradient
         backwardFromLastGradient()
     }
 
     /// Writes d(loss)/d(logits) with `write`, then backpropagates it.
     public func backward(writingLogitsGradient write: (inout Tensor) -> Void) {
+        prepareGradients()
         write(&gradients[gradients.count - 1]!)
         backwardFromLastGradient()
     }

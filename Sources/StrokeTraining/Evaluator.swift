@@ -26,7 +26,7 @@ public enum Evaluator {
             network.withLogits { logits in
                 for row in 0..<batch.count {
                     var probabilities = Array(logits[(row * network.classCount)..<((row + 1) * network.classCount)])
-                    probabilities.withUnsafeMutableBufferPointer { SoftmaxCrossEntropy.softmax($0) }
+                    probabilities.withUnsafeMutableBufferPointer { Softmax.apply($0) }
                     result.append(probabilities)
                 }
             }
@@ -49,20 +49,17 @@ public enum Evaluator {
     /// A full evaluation (confusion matrix, per-class metrics, misclassified examples).
     /// `keepImages` stores each example's image in its prediction, for reports.
     /// Predictions are the most probable class (a background class such as `none` included);
-    /// `isRejected` is set by `rejectRule`: a background class won, or the confidence is
-    /// below the rule's minimum.
+    /// `isRejected` is `rejectRule`'s decision, the same one `ShapeClassifier` makes.
     public static func evaluate(_ network: Network, on examples: LabeledExamples, classes: [String],
                                 rejectRule: RejectRule = RejectRule(), keepImages: Bool = true) -> Evaluation {
         let all = probabilities(network, images: examples.images)
         let predictions = all.indices.map { index in
             let probabilities = all[index]
-            let predicted = probabilities.indices.max(by: { probabilities[$0] < probabilities[$1] })!
-            let confidence = probabilities[predicted]
-            let isRejected = rejectRule.backgroundClasses.contains(predicted)
-                || rejectRule.minimumConfidence.map { confidence < $0 } ?? false
+            let decision = rejectRule.decide(probabilities)
             return Prediction(
-                source: examples.sources[index], trueClass: examples.labels[index], predictedClass: predicted,
-                confidence: confidence, probabilities: probabilities, isRejected: isRejected,
+                source: examples.sources[index], trueClass: examples.labels[index],
+                predictedClass: decision.mostProbable, confidence: probabilities[decision.mostProbable],
+                probabilities: probabilities, isRejected: decision.isRejected,
                 image: keepImages ? examples.images[index] : nil)
         }
         return Evaluation(classes: classes, predictions: predictions)

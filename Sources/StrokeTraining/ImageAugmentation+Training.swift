@@ -1,6 +1,7 @@
 import StrokeData
 import StrokeImage
 import StrokeTensor
+import StrokeSupport
 
 extension ImageAugmentation: TrainingAugmentation {
     /// One seeded random transform of `image` (see `ImageAugmentation.apply`).

@@ -2,6 +2,7 @@ import Foundation
 import StrokeData
 import StrokeImage
 import StrokeModelFile
+import StrokeSupport
 
 /// A stroke corpus (QuickDraw ndjson drawings) as labelled 28x28 images: examples for the
 /// evaluator, a folder-per-class PNG dataset on disk (MNIST Maker for any machine), and

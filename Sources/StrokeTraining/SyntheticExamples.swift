@@ -1,6 +1,7 @@
 import StrokeData
 import StrokeImage
 import StrokeTensor
+import StrokeSupport
 
 /// Synthetic training and test images: strokes from `StrokeSynthesizer`, rendered by the
 /// same `Rasterizer` the inference library uses, with the pen width varied around the

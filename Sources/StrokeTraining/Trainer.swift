@@ -2,7 +2,9 @@ import Dispatch
 import StrokeImage
 import StrokeKit
 import StrokeNN
+import StrokeOptimizers
 import StrokeTensor
+import StrokeSupport
 
 /// What the trainer reports while it works; the CLI turns these into a progress bar,
 /// plain lines or JSON.

@@ -7,6 +7,7 @@ import StrokeKit
 import StrokeNN
 import StrokeTensor
 import StrokeTraining
+import StrokeSupport
 
 /// `strokekit bench`: hardware reference and StrokeKit's own figures, measured in one run.
 struct BenchCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StrokeData
+import StrokeImage
 import StrokeReport
 import StrokeTraining
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StrokeImage
 import StrokeModelFile
+import StrokeSupport
 
 /// `strokekit montage`: a contact sheet of PNG folders and rasterized stroke files.
 struct MontageCommand: ParsableCommand {

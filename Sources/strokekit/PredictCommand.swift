@@ -26,6 +26,10 @@ struct PredictCommand: ParsableCommand {
     @Flag(help: "With --strokes: skip malformed lines with a warning instead of stopping.")
     var skipBad = false
 
+    @Option(help: ArgumentHelp("Invert black-on-white images: auto (when mean > 127, with a warning), no, yes.",
+                               valueName: "auto|no|yes"))
+    var invert: InversionPolicy = .auto
+
     @Flag(help: "Print one JSON object per image or drawing.")
     var json = false
 
@@ -43,15 +47,9 @@ struct PredictCommand: ParsableCommand {
         }
         if let strokes { try predictStrokes(strokes, classifier: classifier) }
         for path in images {
-            var image = try PNG.read(contentsOf: URL(fileURLWithPath: path))
-            if image.isDarkInkOnLight {
-                Terminal.warn(["\(path): dark ink on a light background; inverted (the model expects white on black)"])
-                image = image.inverted()
-            }
-            if image.width != 28 || image.height != 28 {
-                Terminal.warn(["\(path): \(image.width)x\(image.height), aspect-fit into 28x28"])
-                image = image.aspectFit(into: 28)
-            }
+            let (image, warnings) = try ImagePreparation.preparePNG(
+                contentsOf: URL(fileURLWithPath: path), side: ModelInput.side, invert: invert)
+            Terminal.warn(warnings)
             let result = try classifier.classify(image)
             printClassification(result, source: path, classes: classifier.classes, json: json)
         }

@@ -3,6 +3,7 @@ import Foundation
 import StrokeImage
 import StrokeModelFile
 import StrokeTraining
+import StrokeSupport
 
 /// `strokekit synth`: human-like synthetic drawings as a QuickDraw ndjson file.
 struct SynthCommand: ParsableCommand {

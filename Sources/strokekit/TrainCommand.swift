@@ -7,6 +7,7 @@ import StrokeNN
 import StrokeReport
 import StrokeTensor
 import StrokeTraining
+import StrokeSupport
 
 /// `strokekit train`: train the CNN on a folder-per-class PNG dataset.
 struct TrainCommand: ParsableCommand {

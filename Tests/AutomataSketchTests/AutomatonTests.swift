@@ -1,6 +1,7 @@
 import AutomataSketch
 import StrokeTensor
 import Testing
+import StrokeSupport
 
 /// NFA with ε-moves, simulation with reasons and trace, subset construction, transition table.
 @Suite struct AutomatonTests {

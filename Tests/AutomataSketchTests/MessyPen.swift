@@ -2,6 +2,7 @@ import AutomataSketch
 import Foundation
 import StrokeImage
 import StrokeTensor
+import StrokeSupport
 
 /// Jittered strokes in the way students draw: circles that overshoot their start, wobble and
 /// lean; second circles off-centre; arrows starting inside or outside a rim, stopping short

@@ -23,12 +23,14 @@ import Testing
 
     @Test func badLinesNameFileLineAndProblem() {
         let cases: [(String, String)] = [
-            ("{\"drawing\": [[[0, 1], [2]]]}", "s.ndjson:1: stroke 1 has 2 x values but 1 y values"),
-            ("{\"strokes\": []}", "s.ndjson:1: missing \"drawing\""),
-            ("{\"drawing\": []}", "s.ndjson:1: \"drawing\" is empty"),
+            ("{\"drawing\": [[[0, 1], [2]]]}", "s.ndjson:1: stroke 1 has coordinate lists of different lengths 2, 1"),
+            ("{\"strokes\": []}", "s.ndjson:1: no \"drawing\" key"),
+            ("{\"drawing\": []}", "s.ndjson:1: \"drawing\" has no strokes"),
             ("{\"drawing\": [[[0], [1]]], \"symbols\": [1]}", "s.ndjson:1: \"symbols\" has the wrong type"),
-            ("not json", "s.ndjson:1: not a JSON object"),
-            ("{\"drawing\": [[[0]]]}", "s.ndjson:1: stroke 1 has 1 arrays"),
+            ("{\"drawing\": [[[0], [1]]], \"epsilon\": \"yes\"}", "s.ndjson:1: \"epsilon\" has the wrong type"),
+            ("{\"drawing\": [[[0], [1]]], \"name\": 3}", "s.ndjson:1: \"name\" has the wrong type"),
+            ("not json", "s.ndjson:1: not valid JSON"),
+            ("{\"drawing\": [[[0]]]}", "s.ndjson:1: stroke 1 is not [xs, ys] or [xs, ys, ts]"),
             ("{\"drawing\": [[[], []]]}", "s.ndjson:1: stroke 1 has no points"),
             ("\n\n", "s.ndjson: the sketch has no strokes"),
         ]
@@ -40,6 +42,20 @@ import Testing
                 #expect("\(error)".hasPrefix(expected), "for \(text): \(error)")
             }
         }
+    }
+
+    @Test func readsLFCRLFAndAMissingFinalNewlineAlike() throws {
+        let lines = [
+            "{\"drawing\": [[[0, 10, 20], [5, 6, 7]]], \"name\": \"start\"}",
+            "{\"drawing\": [[[0, 1], [2, 3]]], \"symbols\": [\"a\"]}",
+        ]
+        let lf = try SketchFile.parse(lines.joined(separator: "\n") + "\n", source: "lf.ndjson")
+        let crlf = try SketchFile.parse(lines.joined(separator: "\r\n") + "\r\n", source: "crlf.ndjson")
+        let bare = try SketchFile.parse(lines.joined(separator: "\n"), source: "bare.ndjson")
+        #expect(lf.count == 2)
+        #expect(crlf == lf, "CRLF line ends read like LF")
+        #expect(bare == lf, "a missing final newline reads like one")
+        #expect(crlf[1].symbols == ["a"] && crlf[0].name == "start")
     }
 
     /// The scripted sketch for "words over {0,1} with an odd number of 1s".

@@ -3,6 +3,7 @@ import Foundation
 import StrokeData
 import StrokeImage
 import StrokeTensor
+import StrokeSupport
 
 /// A textbook automaton as a layout a student would sketch: states on a grid (in units of
 /// the spacing between states), transitions with a bend, self-loops with a direction, and the

@@ -3,6 +3,7 @@ import StrokeData
 import StrokeImage
 import StrokeTensor
 import Testing
+import StrokeSupport
 
 /// Thread CPU time in seconds: unlike the wall clock, it does not count time spent waiting
 /// for a core on a busy machine.

@@ -3,6 +3,7 @@ import StrokeImage
 import StrokeTensor
 import Testing
 import TestSupport
+import StrokeSupport
 
 /// Bad input gives a `PNGError` that names the file, and no byte sequence crashes.
 @Suite struct PNGErrorTests {

@@ -4,6 +4,7 @@ import StrokeKit
 import StrokeModelFile
 import StrokeNN
 import StrokeTensor
+import StrokeSupport
 
 /// Models, images and files shared by the StrokeKit tests.
 enum Fixtures {

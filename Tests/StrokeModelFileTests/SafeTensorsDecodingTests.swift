@@ -1,6 +1,7 @@
 import StrokeTensor
 import Testing
 import StrokeModelFile
+import StrokeSupport
 
 /// Every load error gets a hand-built file that triggers exactly it. Each check also asserts
 /// that the message names the file and (where one is involved) the tensor.

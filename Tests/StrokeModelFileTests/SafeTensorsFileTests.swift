@@ -1,7 +1,9 @@
 import Foundation
 import StrokeTensor
 import Testing
+import TestSupport
 import StrokeModelFile
+import StrokeSupport
 
 @Suite struct SafeTensorsFileTests {
     // MARK: Round trips
@@ -208,24 +210,5 @@ import StrokeModelFile
         let file = SafeTensorsFile(tensors: Fixtures.smallFile.tensors, modelMetadata: metadata)
         try file.write(to: directory.appendingPathComponent("swift-f32.safetensors"), precision: .float32)
         try file.write(to: directory.appendingPathComponent("swift-f16.safetensors"), precision: .float16)
-    }
-}
-
-/// A fresh directory under the system temporary directory, removed on deinit.
-final class TemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("strokekit-modelfile-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    /// File names in the directory, sorted, hidden ones included (temporary files start with a dot).
-    func contents() throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
     }
 }

@@ -1,5 +1,6 @@
 import Testing
 import StrokeNN
+import StrokeOptimizers
 import StrokeTensor
 import TestSupport
 
@@ -61,6 +62,20 @@ import TestSupport
 }
 
 @Suite struct PoolReluOrderTests {
+    @Test func forwardOnlyAllocatesNoGradientBuffers() throws {
+        let network = try Network(architecture: try ArchitectureSpec(parsing: "c4-p-d8"), classCount: 3)
+        network.initializeParameters(seed: 5)
+        let input = Tensor(shape: [2, 1, 28, 28], values: GradientCheck.randomValues(2 * 784, seed: 6))
+        network.forward(input, training: false)
+        #expect(!network.hasGradientBuffers, "inference must not allocate gradients")
+        network.forward(input, training: true)
+        var gradient = Tensor(shape: [2, 3])
+        _ = SoftmaxCrossEntropy.evaluate(logits: network.logits, labels: [0, 2], gradientScale: 0.5, gradient: &gradient)
+        network.backward(logitsGradient: gradient)
+        #expect(network.hasGradientBuffers)
+        #expect(network.parameters.allSatisfy { $0.hasGradient }, "backward writes every parameter's gradient")
+    }
+
     @Test func reluAfterPoolingEqualsPoolingAfterRelu() {
         // The network applies a conv's ReLU after its pool; check the identity it relies on,
         // for values and input gradients, against the textbook order.

@@ -1,4 +1,5 @@
 import StrokeTensor
+import StrokeSupport
 
 /// Central-difference gradient checking, the tinygrad `gradcheck` idea:
 /// d(loss)/dθ ≈ (loss(θ + ε) − loss(θ − ε)) / 2ε, compared with the analytic gradient

@@ -1,3 +1,4 @@
+import StrokeNN
 import StrokeTensor
 
 #if canImport(Glibc)
@@ -42,24 +43,14 @@ public enum SoftmaxCrossEntropy {
                     let logSum = log(sum)
                     lossSum += logSum - Double(row[label] - maxLogit)
                     if maxIndex == label { correct += 1 }
-                    for k in 0..<classes {
-                        let probability = exp(Double(row[k] - maxLogit) - logSum)
-                        gradientRow[k] = Float(probability - (k == label ? 1 : 0)) * gradientScale
-                    }
+                    // d(loss)/d(logits) = softmax − onehot, with the same softmax inference uses.
+                    let probabilities = UnsafeMutableBufferPointer(start: gradientRow, count: classes)
+                    Softmax.probabilities(of: UnsafeBufferPointer(start: row, count: classes), into: probabilities)
+                    probabilities[label] -= 1
+                    for k in 0..<classes { probabilities[k] *= gradientScale }
                 }
             }
         }
         return BatchResult(lossSum: lossSum, correct: correct)
-    }
-
-    /// Softmax of one row of logits, in place.
-    public static func softmax(_ row: UnsafeMutableBufferPointer<Float>) {
-        guard let maxLogit = row.max() else { return }
-        var sum: Float = 0
-        for k in row.indices {
-            row[k] = expf(row[k] - maxLogit)
-            sum += row[k]
-        }
-        for k in row.indices { row[k] /= sum }
     }
 }

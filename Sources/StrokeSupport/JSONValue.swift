@@ -47,7 +47,8 @@ public enum JSONValue: Sendable, Hashable, Codable {
         return text
     }
 
-    func write(to text: inout String) {
+    /// Appends `jsonText` to `text`.
+    public func write(to text: inout String) {
         switch self {
         case .null: text += "null"
         case .bool(let value): text += value ? "true" : "false"
@@ -72,7 +73,8 @@ public enum JSONValue: Sendable, Hashable, Codable {
         }
     }
 
-    static func numberText(_ value: Double) -> String {
+    /// A number as JSON text: integral values without a fraction, non-finite ones as `null`.
+    public static func numberText(_ value: Double) -> String {
         guard value.isFinite else { return "null" }
         if value == value.rounded(), abs(value) < 0x1p53 {
             return String(Int64(value))
@@ -80,7 +82,9 @@ public enum JSONValue: Sendable, Hashable, Codable {
         return "\(value)"   // Swift prints the shortest text that reads back exactly
     }
 
-    static func writeString(_ value: String, to text: inout String) {
+    /// Appends `value` as a JSON string literal (quotes, escapes) to `text`: the one JSON
+    /// string escaper of StrokeKit.
+    public static func writeString(_ value: String, to text: inout String) {
         text += "\""
         for scalar in value.unicodeScalars {
             switch scalar {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import StrokeModelFile
+import StrokeSupport
+import TestSupport
 
 @Suite struct AtomicFileTests {
     @Test func writeCreatesFileWithExactBytes() throws {
@@ -31,7 +32,7 @@ import StrokeModelFile
     @Test func writeIntoMissingDirectoryThrowsNamingIt() throws {
         let directory = try TemporaryDirectory()
         let missing = directory.url.appendingPathComponent("no/such/dir")
-        #expect(throws: ModelFileError.directoryMissing(path: missing.path)) {
+        #expect(throws: AtomicFileError.directoryMissing(path: missing.path)) {
             try AtomicFile.write([1, 2, 3], to: missing.appendingPathComponent("out.bin"))
         }
         #expect(try directory.contents().isEmpty)
@@ -46,11 +47,11 @@ import StrokeModelFile
         let inside = target.appendingPathComponent("keep.txt")
         try AtomicFile.write(Data("keep".utf8), to: inside)
 
-        var thrown: ModelFileError?
+        var thrown: AtomicFileError?
         do {
             try AtomicFile.write([9, 9, 9], to: target)
         } catch {
-            thrown = error as? ModelFileError
+            thrown = error as? AtomicFileError
         }
         let error = try #require(thrown)
         guard case .cannotWrite(let path, _) = error else {
@@ -60,20 +61,5 @@ import StrokeModelFile
         #expect(path == target.path)
         #expect(try String(contentsOf: inside, encoding: .utf8) == "keep")
         #expect(try directory.contents() == ["target"], "the temporary file was removed")
-    }
-
-    @Test func failedModelWriteLeavesPreviousModelIntact() throws {
-        let directory = try TemporaryDirectory()
-        let url = directory.url.appendingPathComponent("model.safetensors")
-        try Fixtures.smallFile.write(to: url)
-        let before = try Data(contentsOf: url)
-
-        var broken = Fixtures.smallFile
-        broken.tensors[0].values[3] = .nan
-        #expect(throws: ModelFileError.nonFiniteValue(source: url.path, tensor: "conv1.weight", index: 3)) {
-            try broken.write(to: url)
-        }
-        #expect(try Data(contentsOf: url) == before)
-        #expect(try directory.contents() == ["model.safetensors"])
     }
 }

@@ -16,7 +16,7 @@ import Darwin
 /// the target is left as it was. Used for model files, PNGs, reports and sketches.
 public enum AtomicFile {
     /// Atomically replaces (or creates) the file at `url` with `bytes`.
-    /// Throws `ModelFileError.directoryMissing` or `.cannotWrite`, naming the path.
+    /// Throws `AtomicFileError.directoryMissing` or `.cannotWrite`, naming the path.
     public static func write(_ bytes: [UInt8], to url: URL) throws {
         let target = url.standardizedFileURL
         let directory = target.deletingLastPathComponent()
@@ -24,22 +24,22 @@ public enum AtomicFile {
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory),
             isDirectory.boolValue
         else {
-            throw ModelFileError.directoryMissing(path: directory.path)
+            throw AtomicFileError.directoryMissing(path: directory.path)
         }
 
         // A leading dot keeps the temporary file out of directory listings and globs.
         let temporary = directory.appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString).tmp")
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else {
-            throw ModelFileError.cannotWrite(path: target.path, reason: systemError())
+            throw AtomicFileError.cannotWrite(path: target.path, reason: systemError())
         }
         do {
             try writeAll(bytes, to: descriptor, path: target.path)
             guard fsync(descriptor) == 0 else {
-                throw ModelFileError.cannotWrite(path: target.path, reason: "fsync: \(systemError())")
+                throw AtomicFileError.cannotWrite(path: target.path, reason: "fsync: \(systemError())")
             }
             guard close(descriptor) == 0 else {
-                throw ModelFileError.cannotWrite(path: target.path, reason: "close: \(systemError())")
+                throw AtomicFileError.cannotWrite(path: target.path, reason: "close: \(systemError())")
             }
         } catch {
             close(descriptor)  // may fail with EBADF after a failed close; nothing else to do
@@ -49,7 +49,7 @@ public enum AtomicFile {
         guard rename(temporary.path, target.path) == 0 else {
             let reason = systemError()
             unlink(temporary.path)
-            throw ModelFileError.cannotWrite(path: target.path, reason: reason)
+            throw AtomicFileError.cannotWrite(path: target.path, reason: reason)
         }
         // Persist the rename itself; failing here does not undo a completed write.
         let directoryDescriptor = open(directory.path, O_RDONLY | O_CLOEXEC)
@@ -71,7 +71,7 @@ public enum AtomicFile {
                 let result = writeToDescriptor(descriptor, buffer.baseAddress! + written, buffer.count - written)
                 if result < 0 {
                     if errno == EINTR { continue }
-                    throw ModelFileError.cannotWrite(path: path, reason: systemError())
+                    throw AtomicFileError.cannotWrite(path: path, reason: systemError())
                 }
                 written += result
             }
@@ -86,4 +86,21 @@ public enum AtomicFile {
 /// The C `write(2)`, which the static `AtomicFile.write` methods shadow inside the enum.
 private func writeToDescriptor(_ descriptor: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
     write(descriptor, pointer, count)
+}
+
+/// Why `AtomicFile` could not write a file; the message names the path.
+public enum AtomicFileError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The directory that should hold the file does not exist.
+    case directoryMissing(path: String)
+    /// Writing the file failed (permissions, disk full, target is a directory, ...).
+    case cannotWrite(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .directoryMissing(path):
+            return "\(path): the directory does not exist; create it first"
+        case let .cannotWrite(path, reason):
+            return "\(path): cannot write: \(reason)"
+        }
+    }
 }

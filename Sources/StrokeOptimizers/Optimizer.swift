@@ -1,3 +1,4 @@
+import StrokeNN
 import StrokeTensor
 
 /// Updates parameters from their gradients.

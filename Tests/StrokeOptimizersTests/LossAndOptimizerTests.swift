@@ -1,0 +1,63 @@
+import Testing
+import StrokeNN
+import StrokeOptimizers
+import StrokeTensor
+import TestSupport
+
+/// The training loss and optimizers: the loss gradient against central differences and
+/// against the inference softmax, one Adam and one SGD step against plain formulas.
+@Suite struct LossAndOptimizerTests {
+    @Test func softmaxCrossEntropyGradientMatchesFiniteDifferences() {
+        let (batch, classes) = (4, 3)
+        let labels = [0, 2, 1, 2]
+        var logits = GradientCheck.randomValues(batch * classes, in: -3...3, seed: 70)
+        var gradient = Tensor(shape: [batch, classes])
+        let scale = 1 / Float(batch)
+        _ = SoftmaxCrossEntropy.evaluate(logits: Tensor(shape: [batch, classes], values: logits),
+                                         labels: labels, gradientScale: scale, gradient: &gradient)
+        let mismatches = GradientCheck.compare(name: "logits", values: &logits, analytic: gradient.values,
+                                               epsilon: 1e-2, tolerance: 1e-2) { values in
+            var unused = Tensor(shape: [batch, classes])
+            let result = SoftmaxCrossEntropy.evaluate(logits: Tensor(shape: [batch, classes], values: values),
+                                                      labels: labels, gradientScale: scale, gradient: &unused)
+            return result.lossSum * Double(scale)
+        }
+        #expect(mismatches.isEmpty, "\(mismatches)")
+    }
+
+    @Test func lossGradientIsTheInferenceSoftmaxMinusOneHot() {
+        let (batch, classes) = (3, 4)
+        let labels = [3, 0, 1]
+        let logits = GradientCheck.randomValues(batch * classes, in: -4...4, seed: 71)
+        var gradient = Tensor(shape: [batch, classes])
+        _ = SoftmaxCrossEntropy.evaluate(logits: Tensor(shape: [batch, classes], values: logits),
+                                         labels: labels, gradientScale: 1, gradient: &gradient)
+        for row in 0..<batch {
+            var probabilities = Array(logits[(row * classes)..<((row + 1) * classes)])
+            probabilities.withUnsafeMutableBufferPointer { Softmax.apply($0) }
+            for k in 0..<classes {
+                let expected = probabilities[k] - (k == labels[row] ? 1 : 0)
+                #expect(gradient.values[row * classes + k] == expected,
+                        "row \(row) class \(k): loss gradient \(gradient.values[row * classes + k]) vs softmax − onehot \(expected)")
+            }
+        }
+    }
+
+    @Test func adamFirstStepMovesEachWeightByTheLearningRate() {
+        // With bias correction, Adam's first step is lr · g / (|g| + ε') ≈ lr · sign(g).
+        let parameter = Parameter(name: "w", value: Tensor(shape: [3], values: [1, -2, 0.5]))
+        parameter.gradient = Tensor(shape: [3], values: [0.3, -4, 1e-3])
+        Adam(learningRate: 0.01).step([parameter])
+        let expected: [Float] = [1 - 0.01, -2 + 0.01, 0.5 - 0.01]
+        for (index, value) in parameter.value.values.enumerated() {
+            #expect(abs(value - expected[index]) < 1e-4, "w[\(index)] = \(value), expected \(expected[index])")
+        }
+    }
+
+    @Test func sgdWithoutMomentumIsPlainGradientDescent() {
+        let parameter = Parameter(name: "w", value: Tensor(shape: [2], values: [1, -1]))
+        parameter.gradient = Tensor(shape: [2], values: [0.5, -2])
+        SGD(learningRate: 0.1, momentum: 0, weightDecay: 0).step([parameter])
+        #expect(parameter.value.values == [1 - 0.05, -1 + 0.2])
+    }
+}
