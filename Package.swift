@@ -71,7 +71,7 @@ let package = Package(
                 "StrokeModelFile", "StrokeKit", "StrokeData",
             ]),
         .target(name: "AutomataSketch", dependencies: ["StrokeSupport", "StrokeImage", "StrokeKit"]),
-        .target(name: "StrokeReport", dependencies: ["StrokeImage", "StrokeTraining"]),
+        .target(name: "StrokeReport", dependencies: ["StrokeImage", "StrokeData", "StrokeTraining"]),
         .executableTarget(
             name: "strokekit",
             dependencies: [
@@ -120,6 +120,6 @@ let package = Package(
             ]),
         .testTarget(
             name: "StrokeReportTests",
-            dependencies: ["StrokeReport", "StrokeTraining", "StrokeKit", "StrokeImage", "TestSupport", "CPNG"]),
+            dependencies: ["StrokeReport", "StrokeTraining", "StrokeData", "StrokeKit", "StrokeImage", "TestSupport", "CPNG"]),
     ]
 )

@@ -10,7 +10,7 @@ import StrokeModelFile
 ///   such a class is rejected, and reported with the most probable of the other classes.
 public struct RejectRule: Sendable, Equatable {
     /// Metadata key of the minimum confidence.
-    public static let minimumConfidenceKey = "strokekit.reject.min_confidence"
+    public static let minimumConfidenceKey = ModelMetadata.Key.rejectMinimumConfidence
     /// Class names that mean "not a shape".
     public static let backgroundClassNames: Set<String> = ["none", "background"]
 

@@ -61,15 +61,21 @@ public final class ShapeClassifier: StrokeClassifying, @unchecked Sendable {
     }
 
     /// The model shipped with StrokeKit, trained on the automata-shapes dataset
-    /// (`arrow`, `circle`, `cycle`). Loading reads and checks the file: call once and share.
-    /// Throws `ClassifierError.bundledModelMissing` when this build carries no model.
+    /// (`arrow`, `circle`, `cycle`, and the reject class `none`). Loading reads and checks
+    /// the file: call once and share. Throws `ClassifierError.bundledModelMissing` when this
+    /// build carries no model.
     public static func bundledDefault() throws -> ShapeClassifier {
+        try ShapeClassifier(contentsOf: bundledModelURL())
+    }
+
+    /// Where the bundled model file is (a SwiftPM resource of this module).
+    public static func bundledModelURL() throws -> URL {
         // `.copy("Resources")` keeps the folder inside the bundle.
         let name = String(bundledModelName.dropLast(".safetensors".count))
         guard let url = Bundle.module.url(forResource: name, withExtension: "safetensors", subdirectory: "Resources") else {
             throw ClassifierError.bundledModelMissing(resource: "Resources/\(bundledModelName)")
         }
-        return try ShapeClassifier(contentsOf: url)
+        return url
     }
 
     // MARK: - Classifying

@@ -26,6 +26,17 @@ public struct ModelMetadata: Sendable, Equatable {
         public static let epochs = "strokekit.train.epochs"
         public static let validationAccuracy = "strokekit.train.validation_accuracy"
         public static let created = "strokekit.train.created"
+        // Optional keys kept in `extra` (older StrokeKits keep and ignore them):
+        /// Reject a classification whose winning probability is below this decimal.
+        public static let rejectMinimumConfidence = "strokekit.reject.min_confidence"
+        /// The training flags that decided the weights, as `strokekit train` spells them.
+        public static let trainingRecipe = "strokekit.train.recipe"
+        /// `default` when training images were augmented every epoch.
+        public static let augmentation = "strokekit.train.augmentation"
+        /// Synthetic drawings added per shape class.
+        public static let syntheticPerClass = "strokekit.train.synthetic_per_class"
+        /// Synthetic non-shapes added as the reject class.
+        public static let syntheticNegatives = "strokekit.train.synthetic_negatives"
 
         static let all: Set<String> = [
             format, formatVersion, classes, architecture, inputWidth, inputHeight, inputChannels,

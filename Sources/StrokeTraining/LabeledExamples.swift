@@ -1,3 +1,4 @@
+import StrokeData
 import StrokeImage
 
 /// Labelled 28x28 images held in memory: what the trainer and evaluator consume.
@@ -34,4 +35,17 @@ public struct LabeledExamples: Sendable {
     public func appending(_ other: LabeledExamples) -> LabeledExamples {
         LabeledExamples(images: images + other.images, labels: labels + other.labels, sources: sources + other.sources)
     }
+}
+
+extension LabeledImageDataset {
+    /// The samples at `indices`, in that order, as trainer and evaluator input.
+    public func examples(_ indices: [Int]) -> LabeledExamples {
+        LabeledExamples(
+            images: indices.map { samples[$0].image },
+            labels: indices.map { samples[$0].classIndex },
+            sources: indices.map { samples[$0].url.path })
+    }
+
+    /// Every sample, in order.
+    public var allExamples: LabeledExamples { examples(Array(samples.indices)) }
 }

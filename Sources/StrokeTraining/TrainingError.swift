@@ -3,6 +3,8 @@ public enum TrainingError: Error, CustomStringConvertible, Equatable {
     case nonFiniteLoss(epoch: Int, batch: Int, loss: Double)
     case emptyTrainingSet
     case invalidConfiguration(String)
+    /// The epoch log file could not be created.
+    case cannotWriteLog(path: String)
 
     public var description: String {
         switch self {
@@ -13,6 +15,8 @@ public enum TrainingError: Error, CustomStringConvertible, Equatable {
             "the training set is empty: there is nothing to train on"
         case .invalidConfiguration(let problem):
             "invalid training configuration: \(problem)"
+        case .cannotWriteLog(let path):
+            "cannot write the log file \(path): check that its folder exists and is writable"
         }
     }
 }

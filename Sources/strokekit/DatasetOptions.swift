@@ -27,26 +27,3 @@ struct DatasetOptions: ParsableArguments {
 }
 
 extension InversionPolicy: ExpressibleByArgument {}
-
-extension LabeledImageDataset {
-    /// The samples at `indices` as trainer/evaluator input.
-    func examples(_ indices: [Int]) -> LabeledExamples {
-        LabeledExamples(
-            images: indices.map { samples[$0].image },
-            labels: indices.map { samples[$0].classIndex },
-            sources: indices.map { samples[$0].url.path })
-    }
-
-    /// A dataset of the samples at `indices` (same classes), e.g. to split a fold again.
-    func subset(_ indices: [Int]) -> LabeledImageDataset {
-        LabeledImageDataset(classes: classes, samples: indices.map { samples[$0] })
-    }
-
-    /// Path, fingerprint and class counts for reports.
-    func summary(path: String) -> DatasetSummary {
-        DatasetSummary(path: path, fingerprint: fingerprint, classCounts: zip(classes, counts).map { ($0, $1) })
-    }
-
-    /// Every sample, in order.
-    var allExamples: LabeledExamples { examples(Array(samples.indices)) }
-}

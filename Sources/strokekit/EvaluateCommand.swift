@@ -20,8 +20,9 @@ struct EvaluateCommand: ParsableCommand {
             non-shapes, counted only for the reject option.
             """)
 
-    @Option(help: ArgumentHelp("Model file (safetensors) written by `strokekit train`.", valueName: "file"))
-    var model: String
+    @Option(help: ArgumentHelp("Model file (safetensors) written by `strokekit train`; default: the bundled model.",
+                               valueName: "file"))
+    var model: String?
 
     @Option(help: ArgumentHelp("Dataset folder: one subfolder of PNGs per class.", valueName: "dir"))
     var data: String?
@@ -51,19 +52,20 @@ struct EvaluateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let trained = try TrainedModel.load(contentsOf: URL(fileURLWithPath: model))
+        let modelFile = try modelURL(model)
+        let trained = try TrainedModel.load(contentsOf: modelFile)
         let classes = trained.metadata.classes
-        let rejectRule = try RejectRule(metadata: trained.metadata, source: model)
+        let rejectRule = try RejectRule(metadata: trained.metadata, source: modelFile.path)
         let set = try strokes.map { try loadStrokes($0, classes: classes, rejectRule: rejectRule) }
-            ?? loadDataset(data!, classes: classes)
+            ?? loadDataset(data!, classes: classes, model: modelFile)
         let evaluation = Evaluator.evaluate(trained.network, on: set.examples, classes: classes, rejectRule: rejectRule)
         let nonShapes = set.nonShapes.count == 0 ? nil
             : Evaluator.evaluate(trained.network, on: set.nonShapes, classes: classes, rejectRule: rejectRule,
                                  keepImages: false)
-        let rejection = rejectSummary(evaluation, nonShapes: nonShapes, rule: rejectRule)
+        let rejection = RejectSummary(rule: rejectRule, evaluation: evaluation, nonShapes: nonShapes)
         if let report {
             try ReportOutput.write(report, content: ReportContent(
-                title: "\(URL(fileURLWithPath: model).lastPathComponent) on \(URL(fileURLWithPath: set.summary.path).lastPathComponent)",
+                title: "\(modelFile.lastPathComponent) on \(URL(fileURLWithPath: set.summary.path).lastPathComponent)",
                 generated: ISO8601DateFormatter().string(from: Date()),
                 modelMetadata: ReportContent.metadataList(trained.metadata.dictionary),
                 datasetSummary: set.summary, evaluation: evaluation, rejectOption: rejection))
@@ -73,7 +75,7 @@ struct EvaluateCommand: ParsableCommand {
             if let rejection { object["reject"] = rejection.jsonObject }
             try printJSON(object)
         } else {
-            print("model: \(model)")
+            print("model: \(modelFile.path)")
             print("data:  \(set.summary.path) (\(evaluation.count) \(strokes == nil ? "images" : "drawings"))")
             print(evaluation.textReport())
             if let rejection { print(rejection.text) }
@@ -88,7 +90,7 @@ struct EvaluateCommand: ParsableCommand {
         var summary: DatasetSummary
     }
 
-    private func loadDataset(_ path: String, classes: [String]) throws -> EvaluationSet {
+    private func loadDataset(_ path: String, classes: [String], model modelFile: URL) throws -> EvaluationSet {
         let dataset = try LabeledImageDataset(
             root: URL(fileURLWithPath: path), options: DatasetLoadOptions(invert: invert, skipBad: skipBad))
         Terminal.warn(dataset.warnings)
@@ -97,7 +99,7 @@ struct EvaluateCommand: ParsableCommand {
         let modelLabels = try dataset.classes.map { name in
             guard let index = classes.firstIndex(of: name) else {
                 throw CLIError("""
-                    the dataset's class '\(name)' is not one of the model's classes \(classes) (\(model)); \
+                    the dataset's class '\(name)' is not one of the model's classes \(classes) (\(modelFile.path)); \
                     evaluate on a dataset whose class folders the model knows
                     """)
             }
@@ -123,19 +125,5 @@ struct EvaluateCommand: ParsableCommand {
         for label in conversion.examples.labels { classCounts[label].1 += 1 }
         return EvaluationSet(examples: conversion.examples, nonShapes: conversion.nonShapes,
                              summary: DatasetSummary(path: path, classCounts: classCounts.map { (label: $0.0, count: $0.1) }))
-    }
-
-    /// Reject-option figures when the model has one: true shapes rejected, and non-shapes
-    /// (examples of a background class, plus set-aside non-shape drawings) rejected.
-    private func rejectSummary(_ evaluation: Evaluation, nonShapes: Evaluation?, rule: RejectRule) -> RejectSummary? {
-        guard !rule.backgroundClasses.isEmpty || rule.minimumConfidence != nil else { return nil }
-        let shapes = evaluation.predictions.filter { !rule.backgroundClasses.contains($0.trueClass) }
-        let background = evaluation.predictions.filter { rule.backgroundClasses.contains($0.trueClass) }
-            + (nonShapes?.predictions ?? [])
-        return RejectSummary(
-            rule: rule.summary(classes: evaluation.classes), threshold: Double(rule.minimumConfidence ?? 0),
-            trueShapeCount: shapes.count, trueShapesRejected: shapes.filter(\.isRejected).count,
-            nonShapeCount: background.isEmpty ? nil : background.count,
-            nonShapesRejected: background.isEmpty ? nil : background.filter(\.isRejected).count)
     }
 }

@@ -38,13 +38,7 @@ struct PredictCommand: ParsableCommand {
     }
 
     func run() throws {
-        let classifier: ShapeClassifier
-        do {
-            classifier = try loadClassifier(modelPath: model)
-        } catch ClassifierError.bundledModelMissing(let resource) {
-            throw CLIError("no --model given, and this build has no bundled default model (\(resource)); "
-                           + "pass --model FILE, e.g. one written by `strokekit train`")
-        }
+        let classifier = try loadClassifier(modelPath: model)
         if let strokes { try predictStrokes(strokes, classifier: classifier) }
         for path in images {
             let (image, warnings) = try ImagePreparation.preparePNG(

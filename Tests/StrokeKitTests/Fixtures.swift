@@ -32,9 +32,9 @@ enum Fixtures {
         }
     }
 
-    /// The images as a network input tensor (N, 1, 28, 28), scaled exactly as `ModelInput` does (times 1/255).
+    /// The images as a network input tensor (N, 1, 28, 28), through `ModelInput`.
     static func inputTensor(_ images: [GrayImage]) -> Tensor {
-        Tensor(shape: [images.count, 1, 28, 28], values: images.flatMap { $0.pixels.map { Float($0) * (1 / 255) } })
+        Tensor(shape: [images.count, 1, 28, 28], values: images.flatMap { $0.pixels.map(ModelInput.value(ofLevel:)) })
     }
 
     /// A fresh temporary directory, removed after `body`.

@@ -1,5 +1,6 @@
 import Foundation
 import StrokeImage
+import StrokeData
 import StrokeTraining
 import TestSupport
 import Testing

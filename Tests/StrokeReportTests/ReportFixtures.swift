@@ -1,6 +1,7 @@
 import CPNG
 import Foundation
 import StrokeImage
+import StrokeData
 import StrokeTraining
 @testable import StrokeReport
 
