@@ -175,3 +175,17 @@ import Testing
         #expect(try classifier.classify(arrow).label == "arrow")
     }
 }
+
+@Suite struct ModelInputTests {
+    @Test func everyLevelIsItsValueOver255() {
+        for level in 0...255 {
+            #expect(ModelInput.value(ofLevel: UInt8(level)) == Float(level) / 255, "level \(level)")
+        }
+        let pixels = (0..<784).map { UInt8($0 % 256) }
+        var buffer = [Float](repeating: -1, count: 784)
+        pixels.withUnsafeBufferPointer { source in
+            buffer.withUnsafeMutableBufferPointer { ModelInput.fill(pixels: source, into: $0.baseAddress!) }
+        }
+        #expect(buffer == pixels.map { Float($0) / 255 })
+    }
+}
