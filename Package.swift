@@ -119,6 +119,9 @@ let package = Package(
                 "TestSupport",
             ]),
         .testTarget(
+            name: "StrokeKitCLITests",
+            dependencies: ["strokekit", "StrokeKit", "StrokeTraining", "TestSupport"]),
+        .testTarget(
             name: "StrokeReportTests",
             dependencies: ["StrokeReport", "StrokeTraining", "StrokeData", "StrokeKit", "StrokeImage", "TestSupport", "CPNG"]),
     ]

@@ -21,6 +21,12 @@ public final class Dropout: Layer {
     /// Reseeds the mask generator (the trainer does so per epoch, for reproducible runs).
     public func reseed(_ seed: UInt64) { generator = SeededGenerator(seed: seed) }
 
+    /// The mask generator's state, for checkpoints: setting it continues the same masks.
+    public var generatorState: UInt64 {
+        get { generator.state }
+        set { generator = SeededGenerator(seed: newValue) }
+    }
+
     public func forward(_ input: Tensor, into output: inout Tensor, training: Bool) {
         guard training && rate > 0 else {
             output.values.withUnsafeMutableBufferPointer { y in

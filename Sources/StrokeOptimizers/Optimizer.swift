@@ -5,6 +5,21 @@ import StrokeTensor
 public protocol Optimizer: AnyObject {
     /// One update of every parameter from its current `gradient`.
     func step(_ parameters: [Parameter])
+    /// Everything the next steps depend on besides the parameters (moments, step count),
+    /// for checkpoints; empty before the first step.
+    var state: OptimizerState { get set }
+}
+
+/// An optimizer's running state: per-parameter buffers (in parameter order, several per
+/// parameter for Adam) and the number of steps taken.
+public struct OptimizerState: Sendable, Equatable {
+    public var buffers: [[Float]]
+    public var stepCount: Int
+
+    public init(buffers: [[Float]] = [], stepCount: Int = 0) {
+        self.buffers = buffers
+        self.stepCount = stepCount
+    }
 }
 
 /// Adam (Kingma & Ba 2015) with bias correction; weight decay, when set, is decoupled
@@ -19,6 +34,17 @@ public final class Adam: Optimizer {
     private var firstMoments: [[Float]] = []
     private var secondMoments: [[Float]] = []
     private var stepCount = 0
+
+    /// First moments of every parameter, then second moments; and the step count.
+    public var state: OptimizerState {
+        get { OptimizerState(buffers: firstMoments + secondMoments, stepCount: stepCount) }
+        set {
+            let half = newValue.buffers.count / 2
+            firstMoments = Array(newValue.buffers[..<half])
+            secondMoments = Array(newValue.buffers[half...])
+            stepCount = newValue.stepCount
+        }
+    }
 
     public init(learningRate: Float = 0.001, beta1: Float = 0.9, beta2: Float = 0.999,
                 epsilon: Float = 1e-8, weightDecay: Float = 0) {
@@ -67,6 +93,12 @@ public final class SGD: Optimizer {
     public let momentum: Float
     public var weightDecay: Float
     private var velocities: [[Float]] = []
+
+    /// The velocity of every parameter (the step count is not needed, and kept 0).
+    public var state: OptimizerState {
+        get { OptimizerState(buffers: velocities) }
+        set { velocities = newValue.buffers }
+    }
 
     public init(learningRate: Float = 0.01, momentum: Float = 0.9, weightDecay: Float = 0) {
         self.learningRate = learningRate

@@ -2,7 +2,8 @@
 /// initialisation, shuffling, splits, augmentation and synthesis are reproducible:
 /// the same seed gives the same numbers on every machine.
 public struct SeededGenerator: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+    /// The whole state: `SeededGenerator(seed: state)` continues exactly where this one is.
+    public private(set) var state: UInt64
 
     public init(seed: UInt64) {
         state = seed

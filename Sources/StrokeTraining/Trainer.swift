@@ -58,9 +58,14 @@ public final class Trainer {
         self.classes = classes
     }
 
-    /// Trains from scratch on `train`, validating on `validation` after every epoch.
+    /// Trains on `train`, validating on `validation` after every epoch: from scratch, or
+    /// from `checkpoint` (written by an interrupted run of the same data and configuration),
+    /// ending with bitwise the weights an uninterrupted run gives. With `checkpointing`, the
+    /// full state is written atomically after every epoch, and when its `interruptRequested`
+    /// turns true the run writes it after the current batch and throws `.interrupted`.
     public func train(
         _ train: LabeledExamples, validation: LabeledExamples?,
+        checkpointing: Checkpointing? = nil, resumingFrom checkpoint: TrainingCheckpoint? = nil,
         progress: (TrainingProgress) -> Void = { _ in }
     ) throws -> TrainingResult {
         guard train.count > 0 else { throw TrainingError.emptyTrainingSet }
@@ -71,20 +76,41 @@ public final class Trainer {
         }
         let master = replicas[0]
         master.initializeParameters(seed: config.seed)
-        for replica in replicas.dropFirst() { replica.copyParameters(from: master) }
         let optimizer: any Optimizer = switch config.optimizer {
         case .adam: Adam(learningRate: config.learningRate, weightDecay: config.weightDecay)
         case .sgd(let momentum): SGD(learningRate: config.learningRate, momentum: momentum, weightDecay: config.weightDecay)
         }
+        let dropouts = replicas.flatMap { $0.layers.compactMap { $0 as? Dropout } }
+        let fingerprint = runFingerprint(train, validation)
+
+        var run = checkpoint ?? TrainingCheckpoint(
+            epoch: 1, batchesDone: 0, epochLossSum: 0, epochCorrect: 0, epochSeen: 0, epochSeconds: 0, history: [],
+            weights: [], optimizer: OptimizerState(), best: nil, epochsWithoutImprovement: 0, trainingSeconds: 0,
+            dropoutStates: [], runFingerprint: fingerprint, context: checkpointing?.context ?? [:])
+        if let checkpoint {
+            guard checkpoint.runFingerprint == fingerprint, checkpoint.weights.count == master.parameters.count,
+                  zip(checkpoint.weights, master.parameters).allSatisfy({ $0.count == $1.value.count }) else {
+                throw TrainingError.checkpointMismatch(path: checkpointing?.url.path ?? "the checkpoint")
+            }
+            for (parameter, values) in zip(master.parameters, checkpoint.weights) { parameter.value.values = values }
+            optimizer.state = checkpoint.optimizer
+        }
+        for replica in replicas.dropFirst() { replica.copyParameters(from: master) }
 
         let batchCount = (train.count + config.batchSize - 1) / config.batchSize
-        var history: [EpochRecord] = []
-        var best: (epoch: Int, accuracy: Double, loss: Double, weights: [[Float]])? = nil
-        var trainingSeconds = 0.0
-        var epochsWithoutImprovement = 0
         let workers = replicas.map { WorkerState(network: $0, classCount: classes.count) }
+        /// The run's state now, for a checkpoint.
+        func snapshot() -> TrainingCheckpoint {
+            var state = run
+            state.weights = master.parameters.map(\.value.values)
+            state.optimizer = optimizer.state
+            state.dropoutStates = dropouts.map(\.generatorState)
+            state.context = checkpointing?.context ?? run.context
+            return state
+        }
 
-        for epoch in 1...config.epochs {
+        epochs: while run.epoch <= config.epochs {
+            let epoch = run.epoch
             let rate = config.schedule.rate(base: config.learningRate, epoch: epoch, epochs: config.epochs)
             switch optimizer {
             case let adam as Adam: adam.learningRate = rate
@@ -93,20 +119,25 @@ public final class Trainer {
             }
             var shuffler = SeededGenerator.stream(seed: config.seed, UInt64(epoch))
             let order = Array(0..<train.count).shuffled(using: &shuffler)
-            for replica in replicas { replica.reseedDropout(config.seed &+ UInt64(epoch) &* 7919) }
-            var lossSum = 0.0, correct = 0, seen = 0
+            if run.batchesDone == 0 {
+                for replica in replicas { replica.reseedDropout(config.seed &+ UInt64(epoch) &* 7919) }
+            } else {
+                // Resuming inside an epoch: the dropout masks continue where they were.
+                for (dropout, state) in zip(dropouts, run.dropoutStates) { dropout.generatorState = state }
+            }
             let epochStart = ContinuousClock.now
+            let secondsBefore = run.epochSeconds
 
-            for batch in 0..<batchCount {
+            for batch in run.batchesDone..<batchCount {
                 let indices = order[(batch * config.batchSize)..<min(train.count, (batch + 1) * config.batchSize)]
                 let chunks = split(indices, into: workerCount)
                 let scale = 1 / Float(indices.count)
                 let augmentation = config.augmentation, seed = config.seed
-                let run: @Sendable (Int) -> Void = { worker in
+                let step: @Sendable (Int) -> Void = { worker in
                     workers[worker].step(chunks[worker], examples: train, gradientScale: scale,
                                          augmentation: augmentation, seed: seed, epoch: epoch)
                 }
-                if workerCount == 1 { run(0) } else { DispatchQueue.concurrentPerform(iterations: workerCount, execute: run) }
+                if workerCount == 1 { step(0) } else { DispatchQueue.concurrentPerform(iterations: workerCount, execute: step) }
                 sumGradients(into: master, from: replicas.dropFirst())
                 optimizer.step(master.parameters)
                 for replica in replicas.dropFirst() { replica.copyParameters(from: master) }
@@ -115,18 +146,24 @@ public final class Trainer {
                 guard batchLoss.isFinite else {
                     throw TrainingError.nonFiniteLoss(epoch: epoch, batch: batch + 1, loss: batchLoss)
                 }
-                lossSum += batchLoss
-                correct += workers.reduce(0) { $0 + $1.correct }
-                seen += indices.count
+                run.epochLossSum += batchLoss
+                run.epochCorrect += workers.reduce(0) { $0 + $1.correct }
+                run.epochSeen += indices.count
+                run.batchesDone = batch + 1
                 let elapsed = (ContinuousClock.now - epochStart).inSeconds
-                let rate = Double(seen) / max(elapsed, 1e-9)
-                let remainingImages = Double(train.count - seen + (config.epochs - epoch) * train.count)
+                run.epochSeconds = secondsBefore + elapsed
+                let imageRate = Double(indices.endIndex) / max(run.epochSeconds, 1e-9)
+                let remainingImages = Double(train.count - indices.endIndex + (config.epochs - epoch) * train.count)
                 progress(.batch(epoch: epoch, batch: batch + 1, batchCount: batchCount,
-                                loss: lossSum / Double(seen), accuracy: Double(correct) / Double(seen),
-                                imagesPerSecond: rate, secondsRemaining: remainingImages / max(rate, 1e-9)))
+                                loss: run.epochLossSum / Double(run.epochSeen),
+                                accuracy: Double(run.epochCorrect) / Double(run.epochSeen),
+                                imagesPerSecond: imageRate, secondsRemaining: remainingImages / max(imageRate, 1e-9)))
+                if let checkpointing, checkpointing.interruptRequested() {
+                    try snapshot().write(to: checkpointing.url)
+                    throw TrainingError.interrupted(checkpoint: checkpointing.url.path, epoch: epoch, batchesDone: batch + 1)
+                }
             }
-            let epochSeconds = (ContinuousClock.now - epochStart).inSeconds
-            trainingSeconds += epochSeconds
+            run.trainingSeconds += run.epochSeconds
 
             var validationLoss: Double? = nil, validationAccuracy: Double? = nil
             if let validation, validation.count > 0 {
@@ -135,33 +172,62 @@ public final class Trainer {
                 validationAccuracy = scores.accuracy
             }
             let record = EpochRecord(
-                epoch: epoch, trainLoss: lossSum / Double(seen), trainAccuracy: Double(correct) / Double(seen),
+                epoch: epoch, trainLoss: run.epochLossSum / Double(max(run.epochSeen, 1)),
+                trainAccuracy: Double(run.epochCorrect) / Double(max(run.epochSeen, 1)),
                 validationLoss: validationLoss, validationAccuracy: validationAccuracy,
-                seconds: epochSeconds, imagesPerSecond: Double(seen) / max(epochSeconds, 1e-9))
-            history.append(record)
+                seconds: run.epochSeconds, imagesPerSecond: Double(run.epochSeen) / max(run.epochSeconds, 1e-9))
+            run.history.append(record)
             progress(.epoch(record))
+            (run.epoch, run.batchesDone) = (epoch + 1, 0)
+            (run.epochLossSum, run.epochCorrect, run.epochSeen, run.epochSeconds) = (0, 0, 0, 0)
 
             // Best = highest validation accuracy; ties (common on small validation sets that
             // reach 100% early) go to the lower validation loss.
             let accuracy = validationAccuracy ?? 0, loss = validationLoss ?? 0
-            if best == nil || validationAccuracy == nil || accuracy > best!.accuracy
-                || (accuracy == best!.accuracy && loss < best!.loss) {
-                best = (epoch, accuracy, loss, master.parameters.map(\.value.values))
-                epochsWithoutImprovement = 0
+            var stop = false
+            if let best = run.best, validationAccuracy != nil,
+               !(accuracy > best.accuracy || (accuracy == best.accuracy && loss < best.loss)) {
+                run.epochsWithoutImprovement += 1
+                stop = config.patience.map { run.epochsWithoutImprovement >= $0 } ?? false
             } else {
-                epochsWithoutImprovement += 1
-                if let patience = config.patience, epochsWithoutImprovement >= patience { break }
+                run.best = .init(epoch: epoch, accuracy: accuracy, loss: loss, weights: master.parameters.map(\.value.values))
+                run.epochsWithoutImprovement = 0
             }
+            if let checkpointing { try snapshot().write(to: checkpointing.url) }
+            if stop { break epochs }
         }
 
-        for (parameter, values) in zip(master.parameters, best!.weights) { parameter.value.values = values }
-        let imagesTrained = history.count * train.count
+        guard let best = run.best else { throw TrainingError.emptyTrainingSet }
+        for (parameter, values) in zip(master.parameters, best.weights) { parameter.value.values = values }
+        let imagesTrained = run.history.count * train.count
         return TrainingResult(
-            network: master, history: history, bestEpoch: best!.epoch,
-            validationAccuracy: validation == nil || validation!.count == 0 ? nil : best!.accuracy,
-            trainingSeconds: trainingSeconds,
-            imagesPerSecond: Double(imagesTrained) / max(trainingSeconds, 1e-9),
+            network: master, history: run.history, bestEpoch: best.epoch,
+            validationAccuracy: validation == nil || validation!.count == 0 ? nil : best.accuracy,
+            trainingSeconds: run.trainingSeconds,
+            imagesPerSecond: Double(imagesTrained) / max(run.trainingSeconds, 1e-9),
             trainImages: train.count)
+    }
+
+    /// Identifies a run: the configuration, the classes and every training and validation
+    /// example (FNV-1a, 64 bits), so that a checkpoint resumes only the run that wrote it.
+    private func runFingerprint(_ train: LabeledExamples, _ validation: LabeledExamples?) -> String {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        func mix<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        }
+        let config = configuration
+        let settings = "\(config.architecture) \(config.epochs) \(config.batchSize) \(config.learningRate) "
+            + "\(config.optimizer) \(config.weightDecay) \(config.seed) \(config.patience ?? 0) \(config.workers) "
+            + "\(config.schedule) \(config.augmentation.map { "\(type(of: $0))" } ?? "none") \(classes)"
+        mix(settings.utf8)
+        for examples in [train, validation ?? LabeledExamples(images: [], labels: [], sources: [])] {
+            mix("|\(examples.count)|".utf8)
+            for (image, label) in zip(examples.images, examples.labels) {
+                mix(String(label).utf8)
+                mix(image.pixels)
+            }
+        }
+        return String(hash, radix: 16)
     }
 
     /// Contiguous, nearly equal chunks (the first ones one longer when it does not divide).

@@ -5,6 +5,12 @@ public enum TrainingError: Error, CustomStringConvertible, Equatable {
     case invalidConfiguration(String)
     /// The epoch log file could not be created.
     case cannotWriteLog(path: String)
+    /// The run was asked to stop; its state is in the checkpoint, from which it resumes.
+    case interrupted(checkpoint: String, epoch: Int, batchesDone: Int)
+    /// A checkpoint file is not one, or is damaged.
+    case badCheckpoint(path: String, problem: String)
+    /// A checkpoint belongs to another run (other data or configuration).
+    case checkpointMismatch(path: String)
 
     public var description: String {
         switch self {
@@ -17,6 +23,14 @@ public enum TrainingError: Error, CustomStringConvertible, Equatable {
             "invalid training configuration: \(problem)"
         case .cannotWriteLog(let path):
             "cannot write the log file \(path): check that its folder exists and is writable"
+        case .interrupted(let checkpoint, let epoch, let batchesDone):
+            "interrupted in epoch \(epoch) after \(batchesDone) batches; the training state is in \(checkpoint): "
+                + "continue with `strokekit train --resume \(checkpoint)`"
+        case .badCheckpoint(let path, let problem):
+            "\(path): not a usable training checkpoint: \(problem)"
+        case .checkpointMismatch(let path):
+            "\(path) was written by a run with other training data or settings; resume it with the same "
+                + "dataset and flags, or start a new run"
         }
     }
 }

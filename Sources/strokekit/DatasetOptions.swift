@@ -8,7 +8,7 @@ import StrokeTraining
 /// `--data`, `--invert`, `--skip-bad`: how a folder-per-class PNG dataset is read.
 struct DatasetOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Dataset folder: one subfolder of PNGs per class.", valueName: "dir"))
-    var data: String
+    var data: String?
 
     @Option(help: ArgumentHelp("Invert black-on-white images: auto (when mean > 127, with a warning), no, yes.",
                                valueName: "auto|no|yes"))
@@ -19,6 +19,7 @@ struct DatasetOptions: ParsableArguments {
 
     /// Loads the dataset, printing its warnings to stderr.
     func load() throws -> LabeledImageDataset {
+        guard let data else { throw CLIError("give the dataset with --data DIR") }
         let dataset = try LabeledImageDataset(
             root: URL(fileURLWithPath: data), options: DatasetLoadOptions(invert: invert, skipBad: skipBad))
         Terminal.warn(dataset.warnings)

@@ -90,7 +90,18 @@ struct TrainCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write a report: .html page (curves, evaluation) or .png heatmap.", valueName: "file"))
     var report: String?
 
+    @Option(help: ArgumentHelp(
+        "Write the full training state to this file after every epoch, and on Ctrl-C after the current batch.",
+        valueName: "file"))
+    var checkpoint: String?
+
+    @Option(help: ArgumentHelp("Continue the run that wrote this checkpoint (its flags are read from it).", valueName: "file"))
+    var resume: String?
+
     func validate() throws {
+        if resume != nil { return }   // the checkpoint's own flags are validated when it is read
+        guard dataset.data != nil else { throw ValidationError("give the dataset with --data DIR (or --resume FILE)") }
+        if checkpoint != nil && folds != nil { throw ValidationError("--checkpoint saves one training run; it does not work with --folds") }
         guard ["adam", "sgd"].contains(optimizer) else { throw ValidationError("--optimizer must be adam or sgd") }
         guard ["fp32", "fp16"].contains(precision) else { throw ValidationError("--precision must be fp32 or fp16") }
         guard epochs >= 1 else { throw ValidationError("--epochs must be at least 1") }
@@ -115,6 +126,15 @@ struct TrainCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let resume {
+            try resumeRun(from: resume)
+        } else {
+            try train(resumingFrom: nil)
+        }
+    }
+
+    /// Trains (or cross-validates) with these flags, from scratch or from `checkpoint`.
+    private func train(resumingFrom checkpoint: TrainingCheckpoint?) throws {
         let recipe = TrainingRecipe(
             data: try dataset.load(), configuration: try configuration(), syntheticPerClass: synthetic,
             negatives: negatives, rejectBelow: rejectBelow, validationFraction: validationSplit)
@@ -122,9 +142,32 @@ struct TrainCommand: ParsableCommand {
         if let folds {
             try crossValidate(recipe, folds: folds, view: view)
         } else {
-            try trainOnce(recipe, view: view)
+            try trainOnce(recipe, view: view, resumingFrom: checkpoint)
         }
     }
+
+    /// `--resume FILE`: reads the checkpoint, runs the flags it was started with (from the
+    /// folder it was started in), and continues.
+    private func resumeRun(from path: String) throws {
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        let checkpoint = try TrainingCheckpoint.read(contentsOf: url)
+        guard let text = checkpoint.context[Self.argumentsKey],
+              let arguments = try? JSONDecoder().decode([String].self, from: Data(text.utf8)) else {
+            throw CLIError("\(path): the checkpoint does not record the flags of its run; it was not written by `strokekit train`")
+        }
+        if let folder = checkpoint.context[Self.folderKey] {
+            guard FileManager.default.changeCurrentDirectoryPath(folder) else {
+                throw CLIError("\(path): the run was started in \(folder), which no longer exists")
+            }
+        }
+        var original = try TrainCommand.parse(arguments)
+        original.checkpoint = url.path
+        original.json = json
+        if !json { Terminal.note("resuming from \(url.path): epoch \(checkpoint.epoch), \(checkpoint.batchesDone) batches done") }
+        try original.train(resumingFrom: checkpoint)
+    }
+
+    static let argumentsKey = "arguments", folderKey = "folder"
 
     private func configuration() throws -> TrainingConfiguration {
         var configuration = TrainingConfiguration()
@@ -142,7 +185,7 @@ struct TrainCommand: ParsableCommand {
         return configuration
     }
 
-    private func trainOnce(_ recipe: TrainingRecipe, view: TrainingProgressView) throws {
+    private func trainOnce(_ recipe: TrainingRecipe, view: TrainingProgressView, resumingFrom checkpoint: TrainingCheckpoint?) throws {
         let split = try recipe.data.stratifiedSplit(validationFraction: validationSplit, seed: seed)
         if !json { Terminal.note(recipe.data.summaryTable(train: split.train, validation: split.validation)) }
         let validation = split.validation.isEmpty ? nil : recipe.data.examples(split.validation)
@@ -151,7 +194,8 @@ struct TrainCommand: ParsableCommand {
             Terminal.note("plus \(training.count - split.train.count) synthetic training images")
         }
         let result = try Trainer(configuration: recipe.configuration, classes: recipe.classes)
-            .train(training, validation: validation, progress: { view.show($0) })
+            .train(training, validation: validation, checkpointing: checkpointing(), resumingFrom: checkpoint,
+                   progress: { view.show($0) })
         let metadata = recipe.metadata(for: result)
         let outputURL = URL(fileURLWithPath: output)
         try TrainedModel(network: result.network, metadata: metadata)
@@ -167,7 +211,7 @@ struct TrainCommand: ParsableCommand {
             try ReportOutput.write(report, content: ReportContent(
                 title: "StrokeKit training report", generated: ISO8601DateFormatter().string(from: Date()),
                 modelMetadata: ReportContent.metadataList(metadata.dictionary),
-                datasetSummary: recipe.data.summary(path: dataset.data), evaluation: evaluation,
+                datasetSummary: recipe.data.summary(path: dataset.data ?? ""), evaluation: evaluation,
                 history: result.history, rejectOption: rejection))
         }
         if json {
@@ -207,7 +251,7 @@ struct TrainCommand: ParsableCommand {
         if let report {
             try ReportOutput.write(report, content: ReportContent(
                 title: "StrokeKit \(folds)-fold cross-validation", generated: ISO8601DateFormatter().string(from: Date()),
-                datasetSummary: recipe.data.summary(path: dataset.data), folds: result.folds))
+                datasetSummary: recipe.data.summary(path: dataset.data ?? ""), folds: result.folds))
         }
         if json {
             try printJSON(["type": "summary", "folds": folds, "accuracies": result.accuracies,
@@ -223,6 +267,23 @@ struct TrainCommand: ParsableCommand {
             print(combined.textReport())
             if let report { print("wrote \(report)") }
         }
+    }
+}
+
+extension TrainCommand {
+    /// With `--checkpoint`: where to write it, the flags to resume with, and Ctrl-C asking
+    /// the trainer to stop after the current batch.
+    fileprivate func checkpointing() throws -> Checkpointing? {
+        guard let checkpoint else { return nil }
+        let arguments = resume == nil ? Array(CommandLine.arguments.drop { $0 != "train" }.dropFirst()) : []
+        var context = [Self.folderKey: FileManager.default.currentDirectoryPath]
+        if !arguments.isEmpty {
+            context[Self.argumentsKey] = String(decoding: try JSONEncoder().encode(arguments), as: UTF8.self)
+        }
+        let interrupt = InterruptSignal.shared
+        interrupt.install()
+        return Checkpointing(url: URL(fileURLWithPath: checkpoint), context: context,
+                             interruptRequested: { interrupt.isRaised })
     }
 }
 
