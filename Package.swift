@@ -31,11 +31,13 @@ let package = Package(
         .library(name: "StrokeKit", targets: ["StrokeKit"]),
         .library(name: "AutomataSketch", targets: ["AutomataSketch"]),
         .library(name: "StrokeTraining", targets: ["StrokeTraining"]),
+        .library(name: "StrokeExport", targets: ["StrokeExport"]),
         .executable(name: "strokekit", targets: ["strokekit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", .upToNextMajor(from: "1.5.0")),
         .package(url: "https://github.com/apple/swift-crypto", .upToNextMajor(from: "3.12.3")),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     ],
     targets: [
         // MARK: - System libraries
@@ -71,11 +73,17 @@ let package = Package(
             swiftSettings: optimizedInDebug),
         .target(name: "AutomataSketch", dependencies: ["StrokeImage", "StrokeKit"]),
         .target(name: "StrokeReport", dependencies: ["StrokeImage", "StrokeKit", "StrokeTraining"]),
+        .target(
+            name: "StrokeExport",
+            dependencies: [
+                "StrokeImage", "StrokeNN", "StrokeModelFile", "StrokeKit",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]),
         .executableTarget(
             name: "strokekit",
             dependencies: [
                 "StrokeTensor", "StrokeImage", "StrokeNN", "StrokeModelFile", "StrokeKit",
-                "StrokeData", "StrokeTraining", "AutomataSketch", "StrokeReport",
+                "StrokeData", "StrokeTraining", "AutomataSketch", "StrokeReport", "StrokeExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: optimizedInDebug),
@@ -107,5 +115,11 @@ let package = Package(
         .testTarget(
             name: "StrokeReportTests",
             dependencies: ["StrokeReport", "StrokeTraining", "StrokeKit", "StrokeImage", "TestSupport", "CPNG"]),
+        .testTarget(
+            name: "StrokeExportTests",
+            dependencies: [
+                "StrokeExport", "StrokeKit", "StrokeNN", "StrokeModelFile", "StrokeImage", "TestSupport",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]),
     ]
 )
