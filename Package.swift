@@ -118,7 +118,7 @@ let package = Package(
         .testTarget(
             name: "StrokeExportTests",
             dependencies: [
-                "StrokeExport", "StrokeKit", "StrokeNN", "StrokeModelFile", "StrokeImage", "TestSupport",
+                "StrokeExport", "StrokeKit", "StrokeNN", "StrokeModelFile", "StrokeImage", "StrokeTensor", "TestSupport",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]),
     ]
