@@ -14,6 +14,7 @@
 //   StrokeTraining         trainer, evaluation, logs
 //   AutomataSketch         strokes -> automaton -> simulation
 //   StrokeReport           the evaluation page
+//   StrokeExport           ONNX and Core ML export (not linked by StrokeKit)
 //   strokekit              the CLI
 import PackageDescription
 
