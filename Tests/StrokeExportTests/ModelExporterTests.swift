@@ -77,8 +77,8 @@ import Testing
         }
     }
 
-    @Test func unwritableOutputNamesThePathAndWritesNothing() throws {
-        try ExportFixtures.withTemporaryDirectory { directory in
+    @Test func unwritableOutputNamesThePathAndWritesNothing() {
+        ExportFixtures.withTemporaryDirectory { directory in
             let output = directory.appendingPathComponent("missing/exported.onnx")
             let error = #expect(throws: ClassifierError.self) {
                 try ExportFixtures.exporter(ExportFixtures.model()).write(.onnx, to: output)
