@@ -16,6 +16,7 @@
 //   StrokeTraining         trainer, recipe, cross-validation, evaluation, logs
 //   AutomataSketch         strokes -> automaton -> simulation
 //   StrokeReport           the evaluation page
+//   StrokeExport           ONNX and Core ML export (not linked by StrokeKit)
 //   strokekit              the CLI
 //
 // No target uses unsafe build flags, so other packages can depend on StrokeKit by version
@@ -30,11 +31,13 @@ let package = Package(
         .library(name: "StrokeKit", targets: ["StrokeKit"]),
         .library(name: "AutomataSketch", targets: ["AutomataSketch"]),
         .library(name: "StrokeTraining", targets: ["StrokeTraining"]),
+        .library(name: "StrokeExport", targets: ["StrokeExport"]),
         .executable(name: "strokekit", targets: ["strokekit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", .upToNextMajor(from: "1.5.0")),
         .package(url: "https://github.com/apple/swift-crypto", .upToNextMajor(from: "3.12.3")),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     ],
     targets: [
         // MARK: - System libraries
@@ -72,11 +75,17 @@ let package = Package(
             ]),
         .target(name: "AutomataSketch", dependencies: ["StrokeSupport", "StrokeImage", "StrokeKit"]),
         .target(name: "StrokeReport", dependencies: ["StrokeImage", "StrokeData", "StrokeTraining"]),
+        .target(
+            name: "StrokeExport",
+            dependencies: [
+                "StrokeSupport", "StrokeImage", "StrokeNN", "StrokeModelFile", "StrokeKit",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]),
         .executableTarget(
             name: "strokekit",
             dependencies: [
                 "StrokeSupport", "StrokeTensor", "StrokeImage", "StrokeNN", "StrokeModelFile", "StrokeKit",
-                "StrokeData", "StrokeTraining", "AutomataSketch", "StrokeReport",
+                "StrokeData", "StrokeTraining", "AutomataSketch", "StrokeReport", "StrokeExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -124,5 +133,12 @@ let package = Package(
         .testTarget(
             name: "StrokeReportTests",
             dependencies: ["StrokeReport", "StrokeTraining", "StrokeData", "StrokeKit", "StrokeImage", "TestSupport", "CPNG"]),
+        .testTarget(
+            name: "StrokeExportTests",
+            dependencies: [
+                "StrokeExport", "StrokeKit", "StrokeNN", "StrokeModelFile", "StrokeImage", "StrokeSupport", "StrokeTensor",
+                "TestSupport",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]),
     ]
 )
