@@ -60,8 +60,16 @@ public enum AutomatonDocument {
         return try encoder.encode(Document(format: format, version: currentVersion, sketch: sketch))
     }
 
+    /// Largest document read, in bytes (a sketch of a hundred states with their strokes is
+    /// a few MB), so that a file from outside cannot exhaust memory.
+    public static let maximumBytes = 64 << 20
+
     /// Reads a document's bytes; `source` names the file in errors.
     public static func decode(_ data: Data, source: String) throws -> Sketch {
+        guard data.count <= maximumBytes else {
+            throw AutomatonDocumentError.malformed(
+                path: source, detail: "the document is \(data.count) bytes, over the limit of \(maximumBytes) (AutomatonDocument.maximumBytes)")
+        }
         let decoder = JSONDecoder()
         let header: Header
         do {

@@ -50,22 +50,23 @@ public enum SketchFileError: Error, Hashable, Sendable, CustomStringConvertible 
 /// Lines are read by StrokeImage's QuickDraw reader (LF or CRLF line ends, a final newline
 /// or none); this adds the sketch's own keys.
 public enum SketchFile {
-    /// Reads a sketch file.
-    public static func read(contentsOf url: URL) throws -> [SketchLine] {
+    /// Reads a sketch file (see `parse`).
+    public static func read(contentsOf url: URL, limits: QuickDraw.Limits = QuickDraw.Limits()) throws -> [SketchLine] {
         let text: String
         do {
             text = try String(contentsOf: url, encoding: .utf8)
         } catch {
             throw SketchFileError.unreadable(path: url.path, reason: error.localizedDescription)
         }
-        return try parse(text, source: url.path)
+        return try parse(text, source: url.path, limits: limits)
     }
 
-    /// Parses ndjson text; `source` names the file in errors. Blank lines are skipped.
-    public static func parse(_ text: String, source: String) throws -> [SketchLine] {
+    /// Parses ndjson text; `source` names the file in errors. Blank lines are skipped; a
+    /// line over `limits` is an error naming the limit.
+    public static func parse(_ text: String, source: String, limits: QuickDraw.Limits = QuickDraw.Limits()) throws -> [SketchLine] {
         let drawings: [QuickDrawDrawing]
         do {
-            drawings = try QuickDraw.parse(text, source: source).drawings
+            drawings = try QuickDraw.parse(text, source: source, limits: limits).drawings
         } catch let error as QuickDrawError {
             throw SketchFileError.badDrawing(error)
         }

@@ -42,7 +42,8 @@ public enum PNGError: Error, CustomStringConvertible, Equatable, Sendable {
             return "\(source): cannot read the file (\(reason))"
         case .tooLarge(let source, let width, let height):
             return "\(source): image is \(width)x\(height), larger than the "
-                + "\(PNG.maximumSide)x\(PNG.maximumSide) / \(PNG.maximumPixelCount)-pixel limit; "
+                + "\(PNG.maximumSide)x\(PNG.maximumSide) / \(PNG.maximumPixelCount)-pixel limit "
+                + "(PNG.maximumSide, PNG.maximumPixelCount); "
                 + "hint: scale it down before using it"
         case .encodingFailed(let detail):
             return "cannot encode PNG (libpng: \(detail))"

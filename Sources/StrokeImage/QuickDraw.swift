@@ -39,6 +39,8 @@ public enum QuickDrawError: Error, CustomStringConvertible, Hashable, Sendable {
     /// Element `index` (0-based) of array `array` (`xs`, `ys` or `ts`) of stroke `stroke` is not a number.
     case nonNumericValue(source: String, line: Int, stroke: Int, array: String, index: Int)
     case emptyStroke(source: String, line: Int, stroke: Int)
+    /// The line is over one of `QuickDraw.Limits` (`limit` names it).
+    case overLimit(source: String, line: Int, what: String, count: Int, limit: String, maximum: Int)
 
     /// The 1-based line the problem is on (nil when the whole source is unreadable).
     public var line: Int? {
@@ -47,7 +49,7 @@ public enum QuickDrawError: Error, CustomStringConvertible, Hashable, Sendable {
         case .notJSON(_, let line), .notAnObject(_, let line), .missingDrawing(_, let line),
              .drawingNotAList(_, let line), .emptyDrawing(_, let line),
              .malformedStroke(_, let line, _), .lengthMismatch(_, let line, _, _),
-             .nonNumericValue(_, let line, _, _, _), .emptyStroke(_, let line, _):
+             .nonNumericValue(_, let line, _, _, _), .emptyStroke(_, let line, _), .overLimit(_, let line, _, _, _, _):
             line
         }
     }
@@ -75,6 +77,9 @@ public enum QuickDrawError: Error, CustomStringConvertible, Hashable, Sendable {
             "\(source):\(line): stroke \(stroke): \(array)[\(index)] is not a number"
         case .emptyStroke(let source, let line, let stroke):
             "\(source):\(line): stroke \(stroke) has no points"
+        case .overLimit(let source, let line, let what, let count, let limit, let maximum):
+            "\(source):\(line): \(what) has \(count), over the limit of \(maximum) (QuickDraw.Limits.\(limit); "
+                + "pass larger limits to the reader to accept it)"
         }
     }
 }
@@ -82,10 +87,29 @@ public enum QuickDrawError: Error, CustomStringConvertible, Hashable, Sendable {
 /// Google Quick, Draw! ndjson: one JSON object per line, whose `drawing` is a list of strokes,
 /// each `[xs, ys]` (the simplified files) or `[xs, ys, ts]` (the raw files, times in ms).
 public enum QuickDraw {
+    /// Sizes a reader accepts, so that a file or request from outside cannot exhaust memory
+    /// or time. The defaults are far above any hand-drawn sketch (a stroke drawn for a
+    /// minute at 240 Hz has about 15,000 points).
+    public struct Limits: Sendable, Equatable {
+        /// Bytes in one line (one drawing).
+        public var maximumLineBytes: Int
+        /// Strokes in one drawing.
+        public var maximumStrokesPerDrawing: Int
+        /// Points in one stroke.
+        public var maximumPointsPerStroke: Int
+
+        public init(maximumLineBytes: Int = 8 << 20, maximumStrokesPerDrawing: Int = 1_000,
+                    maximumPointsPerStroke: Int = 100_000) {
+            self.maximumLineBytes = maximumLineBytes
+            self.maximumStrokesPerDrawing = maximumStrokesPerDrawing
+            self.maximumPointsPerStroke = maximumPointsPerStroke
+        }
+    }
+
     /// Parses ndjson text. Blank lines are ignored. With `skipBad`, each bad line becomes a
     /// warning (`source:line: problem`) and the others are still read; otherwise the first bad
     /// line throws a `QuickDrawError`.
-    public static func parse(_ text: String, source: String, skipBad: Bool = false) throws
+    public static func parse(_ text: String, source: String, skipBad: Bool = false, limits: Limits = Limits()) throws
         -> (drawings: [QuickDrawDrawing], warnings: [String])
     {
         var drawings: [QuickDrawDrawing] = []
@@ -98,7 +122,11 @@ public enum QuickDraw {
             lineNumber += 1
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
             do {
-                drawings.append(try parseLine(line, source: source, lineNumber: lineNumber, decoder: decoder))
+                guard line.count <= limits.maximumLineBytes else {
+                    throw QuickDrawError.overLimit(source: source, line: lineNumber, what: "the line's bytes", count: line.count,
+                                                   limit: "maximumLineBytes", maximum: limits.maximumLineBytes)
+                }
+                drawings.append(try parseLine(line, source: source, lineNumber: lineNumber, decoder: decoder, limits: limits))
             } catch let error as QuickDrawError where skipBad {
                 warnings.append(error.description)
             }
@@ -107,7 +135,7 @@ public enum QuickDraw {
     }
 
     /// Reads an ndjson file (see `parse`); the file's path names it in errors and warnings.
-    public static func read(contentsOf url: URL, skipBad: Bool = false) throws
+    public static func read(contentsOf url: URL, skipBad: Bool = false, limits: Limits = Limits()) throws
         -> (drawings: [QuickDrawDrawing], warnings: [String])
     {
         let data: Data
@@ -119,7 +147,7 @@ public enum QuickDraw {
         guard let text = String(data: data, encoding: .utf8) else {
             throw QuickDrawError.unreadable(source: url.path, reason: "not UTF-8 text")
         }
-        return try parse(text, source: url.path, skipBad: skipBad)
+        return try parse(text, source: url.path, skipBad: skipBad, limits: limits)
     }
 
     /// ndjson text, one line per drawing: `word`, `key_id` (a string), the other properties
@@ -161,7 +189,7 @@ public enum QuickDraw {
     private static let reservedKeys: Set<String> = ["drawing", "word", "key_id"]
 
     private static func parseLine(_ line: Substring.UTF8View, source: String, lineNumber: Int,
-                                  decoder: JSONDecoder) throws -> QuickDrawDrawing {
+                                  decoder: JSONDecoder, limits: Limits) throws -> QuickDrawDrawing {
         guard let value = try? decoder.decode(JSONValue.self, from: Data(line)) else {
             throw QuickDrawError.notJSON(source: source, line: lineNumber)
         }
@@ -177,10 +205,20 @@ public enum QuickDraw {
         guard !strokeValues.isEmpty else {
             throw QuickDrawError.emptyDrawing(source: source, line: lineNumber)
         }
+        guard strokeValues.count <= limits.maximumStrokesPerDrawing else {
+            throw QuickDrawError.overLimit(source: source, line: lineNumber, what: "the drawing's strokes", count: strokeValues.count,
+                                           limit: "maximumStrokesPerDrawing", maximum: limits.maximumStrokesPerDrawing)
+        }
         var strokes: [Stroke] = []
         strokes.reserveCapacity(strokeValues.count)
         for (index, strokeValue) in strokeValues.enumerated() {
-            strokes.append(try parseStroke(strokeValue, number: index + 1, source: source, lineNumber: lineNumber))
+            let stroke = try parseStroke(strokeValue, number: index + 1, source: source, lineNumber: lineNumber)
+            guard stroke.points.count <= limits.maximumPointsPerStroke else {
+                throw QuickDrawError.overLimit(source: source, line: lineNumber, what: "stroke \(index + 1)'s points",
+                                               count: stroke.points.count, limit: "maximumPointsPerStroke",
+                                               maximum: limits.maximumPointsPerStroke)
+            }
+            strokes.append(stroke)
         }
         var word: String?
         if case .string(let text) = members["word"] {

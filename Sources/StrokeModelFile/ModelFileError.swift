@@ -8,6 +8,10 @@ public enum ModelFileError: Error, Equatable, Sendable, CustomStringConvertible 
     case fileTooSmall(source: String, size: Int)
     /// The header length exceeds `SafeTensorsFile.maximumHeaderLength`.
     case headerTooLarge(source: String, headerLength: UInt64, limit: Int)
+    /// The file is larger than `SafeTensorsFile.maximumFileBytes`.
+    case fileTooLarge(source: String, size: Int, limit: Int)
+    /// The header lists more tensors than `SafeTensorsFile.maximumTensorCount`.
+    case tooManyTensors(source: String, count: Int, limit: Int)
     /// The header length points past the end of the file.
     case headerPastEndOfFile(source: String, headerLength: UInt64, fileSize: Int)
     /// The header bytes are not valid UTF-8.
@@ -80,7 +84,11 @@ public enum ModelFileError: Error, Equatable, Sendable, CustomStringConvertible 
         case let .fileTooSmall(source, size):
             return "\(source): not a safetensors file: \(size) bytes, fewer than the 8-byte header length"
         case let .headerTooLarge(source, headerLength, limit):
-            return "\(source): header length \(headerLength) exceeds the limit of \(limit) bytes; the file is corrupt or not a safetensors file"
+            return "\(source): header length \(headerLength) exceeds the limit of \(limit) bytes (SafeTensorsFile.maximumHeaderLength); the file is corrupt or not a safetensors file"
+        case let .fileTooLarge(source, size, limit):
+            return "\(source): the file is \(size) bytes, over the limit of \(limit) (SafeTensorsFile.maximumFileBytes; a StrokeKit model is a few hundred KB): not a StrokeKit model"
+        case let .tooManyTensors(source, count, limit):
+            return "\(source): the header lists \(count) tensors, over the limit of \(limit) (SafeTensorsFile.maximumTensorCount): not a StrokeKit model"
         case let .headerPastEndOfFile(source, headerLength, fileSize):
             return "\(source): header length \(headerLength) points past the end of the file (\(fileSize) bytes); the file is truncated or not a safetensors file"
         case let .headerNotUTF8(source):

@@ -8,6 +8,9 @@ extension SafeTensorsFile {
     /// Parses and checks a whole safetensors file held in `bytes`; `source` names it in errors.
     /// The checksum is verified when present; with `requireChecksum` it must be present.
     public static func decode(_ bytes: [UInt8], source: String, requireChecksum: Bool = false) throws -> SafeTensorsFile {
+        guard bytes.count <= maximumFileBytes else {
+            throw ModelFileError.fileTooLarge(source: source, size: bytes.count, limit: maximumFileBytes)
+        }
         let header = try readHeader(bytes, source: source)
         let dataStart = 8 + header.length
         let dataSize = bytes.count - dataStart
@@ -76,6 +79,10 @@ extension SafeTensorsFile {
                 throw ModelFileError.duplicateTensorName(source: source, tensor: member.key)
             }
             if member.key == "__metadata__" { metadata = member.value } else { tensors.append(member) }
+        }
+        guard seen.count - (metadata == nil ? 0 : 1) <= maximumTensorCount else {
+            throw ModelFileError.tooManyTensors(source: source, count: seen.count - (metadata == nil ? 0 : 1),
+                                                limit: maximumTensorCount)
         }
         return (metadata, tensors)
     }

@@ -17,6 +17,11 @@ import StrokeSupport
 public struct SafeTensorsFile: Sendable {
     /// The largest header accepted, as in the reference implementation (100 MB).
     public static let maximumHeaderLength = 100_000_000
+    /// Largest file read, in bytes (1 GiB; the default model is 200 KB): a larger file is
+    /// refused before it is read into memory.
+    public static let maximumFileBytes = 1 << 30
+    /// Most tensors in one file (a StrokeKit model has a few dozen).
+    public static let maximumTensorCount = 10_000
     /// Metadata key of the lowercase hex SHA-256 of the data section as stored.
     public static let checksumKey = "strokekit.tensors_sha256"
 
@@ -68,6 +73,10 @@ extension SafeTensorsFile {
     /// `strokekit.tensors_sha256` is rejected (StrokeKit's own models always carry one).
     public static func read(contentsOf url: URL, requireChecksum: Bool = false) throws -> SafeTensorsFile {
         let bytes: [UInt8]
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? nil
+        if let size, size > maximumFileBytes {
+            throw ModelFileError.fileTooLarge(source: url.path, size: size, limit: maximumFileBytes)
+        }
         do {
             bytes = [UInt8](try Data(contentsOf: url))
         } catch {

@@ -21,13 +21,37 @@ public struct ArchitectureSpec: Sendable, Equatable, CustomStringConvertible {
 
     public let stages: [Stage]
 
+    /// The largest networks a spec may describe, so that a spec from a file or a flag cannot
+    /// exhaust memory (the default network is far below each).
+    public enum Limits {
+        /// Characters in a spec.
+        public static let maximumLength = 1_000
+        /// Stages (tokens) in a spec.
+        public static let maximumStages = 64
+        /// Output channels of one convolution.
+        public static let maximumChannels = 4_096
+        /// Outputs of one dense layer.
+        public static let maximumDenseOutputs = 65_536
+        /// Side of a convolution kernel (odd).
+        public static let maximumKernelSize = 15
+    }
+
     /// The thesis's drawing classifier: three conv-relu-pool blocks and a 128-unit dense layer.
     public static let `default` = try! ArchitectureSpec(parsing: "c16-p-c32-p-c64-p-d128")
 
     /// Parses a spec; throws `ArchitectureSpecError` naming the offending token.
     public init(parsing text: String) throws {
-        let tokens = text.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
         guard !text.isEmpty else { throw ArchitectureSpecError(spec: text, problem: "the spec is empty") }
+        guard text.utf8.count <= Limits.maximumLength else {
+            throw ArchitectureSpecError(
+                spec: String(text.prefix(40)) + "…",
+                problem: "\(text.utf8.count) characters, over the limit of \(Limits.maximumLength) (ArchitectureSpec.Limits.maximumLength)")
+        }
+        let tokens = text.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
+        guard tokens.count <= Limits.maximumStages else {
+            throw ArchitectureSpecError(
+                spec: text, problem: "\(tokens.count) stages, over the limit of \(Limits.maximumStages) (ArchitectureSpec.Limits.maximumStages)")
+        }
         var stages: [Stage] = []
         var seenDense = false
         for token in tokens {
@@ -62,21 +86,23 @@ public struct ArchitectureSpec: Sendable, Equatable, CustomStringConvertible {
             return .dropout(rate: rate)
         }
         if token.hasPrefix("d") {
-            guard let outputs = Int(token.dropFirst()), outputs > 0, outputs <= 65536 else {
-                throw fail("dense size must be a positive integer up to 65536, e.g. d128")
+            guard let outputs = Int(token.dropFirst()), outputs > 0, outputs <= Limits.maximumDenseOutputs else {
+                throw fail("dense size must be a positive integer up to \(Limits.maximumDenseOutputs) "
+                           + "(ArchitectureSpec.Limits.maximumDenseOutputs), e.g. d128")
             }
             return .dense(outputs: outputs)
         }
         if token.hasPrefix("c") {
             let body = token.dropFirst()
             let parts = body.split(separator: "k", omittingEmptySubsequences: false)
-            guard parts.count <= 2, let channels = Int(parts[0]), channels > 0, channels <= 4096 else {
-                throw fail("convolution must be cN or cNkK with N a positive channel count, e.g. c16 or c16k5")
+            guard parts.count <= 2, let channels = Int(parts[0]), channels > 0, channels <= Limits.maximumChannels else {
+                throw fail("convolution must be cN or cNkK with N a channel count from 1 to \(Limits.maximumChannels) "
+                           + "(ArchitectureSpec.Limits.maximumChannels), e.g. c16 or c16k5")
             }
             var kernelSize = 3
             if parts.count == 2 {
-                guard let size = Int(parts[1]), size > 0, size % 2 == 1, size <= 15 else {
-                    throw fail("kernel size must be odd, 1 to 15")
+                guard let size = Int(parts[1]), size > 0, size % 2 == 1, size <= Limits.maximumKernelSize else {
+                    throw fail("kernel size must be odd, 1 to \(Limits.maximumKernelSize) (ArchitectureSpec.Limits.maximumKernelSize)")
                 }
                 kernelSize = size
             }

@@ -29,13 +29,24 @@ public final class Network {
     private var gradients: [Tensor?] = []
     private var batchSize = 0
 
+    /// Most trainable scalars a network may have (200 MB of F32 weights; the default network
+    /// has 97,539), so that a spec from a file or a flag cannot exhaust memory.
+    public static let maximumParameterCount = 50_000_000
+
     /// Builds the layers. Throws when the architecture does not fit the input (e.g. more
-    /// pools than the image can halve).
+    /// pools than the image can halve) or has more than `maximumParameterCount` parameters.
     public init(architecture: ArchitectureSpec, classCount: Int,
                 inputChannels: Int = 1, inputHeight: Int = 28, inputWidth: Int = 28) throws {
         Self.singleThreadedBLAS
         guard classCount >= 2 else {
             throw ArchitectureSpecError(spec: architecture.description, problem: "needs at least 2 classes, got \(classCount)")
+        }
+        let count = Self.parameterCount(of: architecture, classCount: classCount, inputChannels: inputChannels,
+                                        inputHeight: inputHeight, inputWidth: inputWidth)
+        guard count <= Self.maximumParameterCount else {
+            throw ArchitectureSpecError(
+                spec: architecture.description,
+                problem: "\(count) parameters, over the limit of \(Self.maximumParameterCount) (Network.maximumParameterCount)")
         }
         self.architecture = architecture
         self.classCount = classCount
@@ -92,6 +103,29 @@ public final class Network {
         layers.append(Dense(name: "dense\(denseCount + 1)", inputFeatures: inputs, outputFeatures: classCount))
         self.layers = layers
         self.parameters = layers.flatMap(\.parameters)
+    }
+
+    /// Trainable scalars of `architecture` on this input, computed without allocating
+    /// (pools on a map too small to halve count as nothing; `init` rejects them).
+    static func parameterCount(of architecture: ArchitectureSpec, classCount: Int,
+                               inputChannels: Int, inputHeight: Int, inputWidth: Int) -> Int {
+        var (channels, side, count) = (inputChannels, inputHeight * inputWidth, 0)
+        var features: Int? = nil
+        for stage in architecture.stages {
+            switch stage {
+            case .convolution(let outputs, let kernel):
+                count += outputs * channels * kernel * kernel + outputs
+                channels = outputs
+            case .pool:
+                side /= 4
+            case .dense(let outputs):
+                count += (features ?? channels * side) * outputs + outputs
+                features = outputs
+            case .dropout:
+                break
+            }
+        }
+        return count + (features ?? channels * side) * classCount + classCount
     }
 
     /// Number of trainable scalars.

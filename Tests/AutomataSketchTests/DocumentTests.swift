@@ -85,3 +85,15 @@ import Testing
         #expect(dot.contains("\"q0\" -> \"q0\" [label=\"ε\"];"))
     }
 }
+
+@Suite struct DocumentLimitTests {
+    @Test func documentJustOverTheSizeLimitIsRefused() {
+        let data = Data(repeating: 0x20, count: AutomatonDocument.maximumBytes + 1)
+        do {
+            _ = try AutomatonDocument.decode(data, source: "big.automaton")
+            Issue.record("accepted a document over the limit")
+        } catch {
+            #expect("\(error)".contains("AutomatonDocument.maximumBytes"), "\(error)")
+        }
+    }
+}

@@ -99,3 +99,34 @@ import TestSupport
         #expect(gradientInput1 == gradientInput2)
     }
 }
+
+/// Architecture specs from files and flags are bounded: each limit fed a spec just over it.
+@Suite struct ArchitectureLimitTests {
+    func expectRefused(_ spec: String, mentioning limit: String) {
+        do {
+            _ = try Network(architecture: try ArchitectureSpec(parsing: spec), classCount: 3)
+            Issue.record("accepted a spec over \(limit)")
+        } catch {
+            #expect("\(error)".contains(limit), "\(error)")
+        }
+    }
+
+    @Test func eachSpecLimitJustOver() throws {
+        typealias Limits = ArchitectureSpec.Limits
+        expectRefused(Array(repeating: "p", count: Limits.maximumStages + 1).joined(separator: "-"), mentioning: "maximumStages")
+        expectRefused("d1-" + String(repeating: "d", count: Limits.maximumLength), mentioning: "maximumLength")
+        expectRefused("c\(Limits.maximumChannels + 1)", mentioning: "maximumChannels")
+        expectRefused("d\(Limits.maximumDenseOutputs + 1)", mentioning: "maximumDenseOutputs")
+        expectRefused("c4k\(Limits.maximumKernelSize + 2)", mentioning: "maximumKernelSize")
+        // At the limits the spec parses.
+        _ = try ArchitectureSpec(parsing: "c\(Limits.maximumChannels)k\(Limits.maximumKernelSize)-d\(Limits.maximumDenseOutputs)")
+    }
+
+    @Test func parameterCountJustOverTheLimit() throws {
+        // A single dense layer on 28x28: 784·N + N + 3·N + 3 parameters (3 classes).
+        let limit = Network.maximumParameterCount
+        let units = (limit - 3) / 788 + 1   // the smallest N over the limit
+        #expect(788 * units + 3 > limit && 788 * (units - 1) + 3 <= limit)
+        expectRefused("d\(units)", mentioning: "Network.maximumParameterCount")
+    }
+}

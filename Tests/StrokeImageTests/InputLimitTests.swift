@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+import StrokeImage
+import TestSupport
+
+/// Every size limit on outside input, fed an input just over it: a clear error naming the
+/// limit, never a crash or an allocation of the declared size.
+@Suite struct InputLimitTests {
+    /// One drawing with `strokes` strokes of `points` points each, as an ndjson line.
+    func line(strokes: Int, points: Int) -> String {
+        let xs = (0..<points).map(String.init).joined(separator: ",")
+        let stroke = "[[\(xs)],[\(xs)]]"
+        return "{\"drawing\":[" + Array(repeating: stroke, count: strokes).joined(separator: ",") + "]}"
+    }
+
+    func expectOverLimit(_ text: String, limits: QuickDraw.Limits = QuickDraw.Limits(), named limit: String) {
+        do {
+            _ = try QuickDraw.parse(text, source: "big.ndjson", limits: limits)
+            Issue.record("a line over \(limit) was accepted")
+        } catch let error as QuickDrawError {
+            guard case .overLimit(_, _, _, _, let name, _) = error else {
+                Issue.record("expected the \(limit) limit, got \(error)")
+                return
+            }
+            #expect(name == limit)
+            #expect(error.description.contains("QuickDraw.Limits.\(limit)"), "\(error)")
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func pointsPerStrokeJustOverTheDefaultLimit() throws {
+        let limit = QuickDraw.Limits().maximumPointsPerStroke
+        #expect(try QuickDraw.parse(line(strokes: 1, points: limit), source: "ok.ndjson").drawings.count == 1)
+        expectOverLimit(line(strokes: 1, points: limit + 1), named: "maximumPointsPerStroke")
+    }
+
+    @Test func strokesPerDrawingJustOverTheDefaultLimit() throws {
+        let limit = QuickDraw.Limits().maximumStrokesPerDrawing
+        #expect(try QuickDraw.parse(line(strokes: limit, points: 1), source: "ok.ndjson").drawings.count == 1)
+        expectOverLimit(line(strokes: limit + 1, points: 1), named: "maximumStrokesPerDrawing")
+    }
+
+    @Test func lineBytesJustOverTheDefaultLimit() throws {
+        let limit = QuickDraw.Limits().maximumLineBytes
+        let drawing = line(strokes: 1, points: 2)
+        let padded = drawing.dropLast() + String(repeating: " ", count: limit - drawing.utf8.count) + "}"
+        #expect(padded.utf8.count == limit)
+        #expect(try QuickDraw.parse(String(padded), source: "ok.ndjson").drawings.count == 1)
+        expectOverLimit(String(padded) + " ", named: "maximumLineBytes")
+    }
+
+    @Test func limitsCanBeRaisedOrLowered() throws {
+        let small = QuickDraw.Limits(maximumLineBytes: 1_000, maximumStrokesPerDrawing: 2, maximumPointsPerStroke: 3)
+        expectOverLimit(line(strokes: 1, points: 4), limits: small, named: "maximumPointsPerStroke")
+        expectOverLimit(line(strokes: 3, points: 1), limits: small, named: "maximumStrokesPerDrawing")
+        let large = QuickDraw.Limits(maximumPointsPerStroke: 200_000)
+        #expect(try QuickDraw.parse(line(strokes: 1, points: 150_000), source: "big.ndjson", limits: large).drawings.count == 1)
+    }
+
+    /// A valid 1x1 PNG whose IHDR declares `width` x `height` (CRCs fixed): the decoder must
+    /// refuse it from the header alone.
+    func declaring(width: UInt32, height: UInt32) -> [UInt8] {
+        var bytes = PNGFixtures.encode(width: 1, height: 1, layout: .gray, samples: [0])
+        for byte in 0..<4 {
+            bytes[16 + byte] = UInt8(truncatingIfNeeded: width >> (24 - 8 * UInt32(byte)))
+            bytes[20 + byte] = UInt8(truncatingIfNeeded: height >> (24 - 8 * UInt32(byte)))
+        }
+        return PNGFixtures.withRecomputedCRCs(bytes)
+    }
+
+    @Test func imagePixelsJustOverTheLimits() {
+        let side = UInt32(PNG.maximumSide)
+        let rows = UInt32(PNG.maximumPixelCount / PNG.maximumSide)
+        for (width, height) in [(side + 1, 1), (side, rows + 1)] {
+            #expect(throws: PNGError.tooLarge(source: "big.png", width: Int(width), height: Int(height))) {
+                try PNG.decode(declaring(width: width, height: height), source: "big.png")
+            }
+        }
+        let message = PNGError.tooLarge(source: "big.png", width: 1, height: 1).description
+        #expect(message.contains("PNG.maximumPixelCount"), "\(message)")
+    }
+}
