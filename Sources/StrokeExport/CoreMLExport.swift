@@ -79,7 +79,7 @@ enum CoreMLExport {
         append(probabilitiesName, .softmax(CoreML_Specification_SoftmaxLayerParams()))
 
         var scaler = CoreML_Specification_NeuralNetworkImageScaler()
-        scaler.channelScale = 1 / 255  // the same Float constant as ModelInput.fill's
+        scaler.channelScale = ModelInput.scale  // so the app's 8-bit image becomes exactly StrokeKit's input
         scaler.grayBias = 0
         var preprocessing = CoreML_Specification_NeuralNetworkPreprocessing()
         preprocessing.featureName = inputName

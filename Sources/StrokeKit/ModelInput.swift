@@ -1,15 +1,20 @@
 import StrokeImage
 
 /// How a drawing becomes network input: a 28x28 white-on-black 8-bit image, each pixel
-/// scaled to value / 255 (the model file records this as `strokekit.input.scale = 1/255`).
+/// multiplied by the Float nearest 1/255 (the model file records this as
+/// `strokekit.input.scale = 1/255`): exactly what an image scaler of 1/255 computes, so an
+/// exported Core ML model fed the same 8-bit image sees the same floats.
 /// This is the one place bytes become floats: training, evaluation, PNG prediction and
 /// stroke classification all go through it, so they cannot disagree.
 public enum ModelInput {
     /// The side of the square input image.
     public static let side = 28
 
-    /// The network input of each 8-bit gray level: `levels[v] == Float(v) / 255`.
-    public static let levels: [Float] = (0...255).map { Float($0) / 255 }
+    /// The multiplier from an 8-bit gray level to network input.
+    public static let scale: Float = 1 / 255
+
+    /// The network input of each 8-bit gray level: `levels[v] == Float(v) * scale`.
+    public static let levels: [Float] = (0...255).map { Float($0) * scale }
 
     /// The network input for one 8-bit gray level (0 -> 0, 255 -> 1).
     @inlinable
@@ -20,7 +25,7 @@ public enum ModelInput {
     /// Writes `pixels` (side x side bytes, row-major) into `buffer` as floats in 0...1.
     public static func fill(pixels: UnsafeBufferPointer<UInt8>, into buffer: UnsafeMutablePointer<Float>) {
         precondition(pixels.count == side * side, "model input must be \(side)x\(side) pixels, got \(pixels.count)")
-        // A table lookup per pixel: the same floats as a division, without one.
+        // A table lookup per pixel: the same floats as the multiplication.
         levels.withUnsafeBufferPointer { table in
             for index in 0..<pixels.count { buffer[index] = table[Int(pixels[index])] }
         }

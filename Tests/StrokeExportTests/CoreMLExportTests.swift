@@ -52,7 +52,7 @@ import Testing
         #expect(input.name == "image" && image.width == 28 && image.height == 28 && image.colorSpace == .grayscale)
         let scaler = try #require(classifier.preprocessing.first)
         #expect(scaler.featureName == "image")
-        #expect(scaler.scaler.channelScale == Float(1) / 255 && scaler.scaler.grayBias == 0,
+        #expect(scaler.scaler.channelScale == ModelInput.scale && scaler.scaler.grayBias == 0,
                 "pixel * channelScale must be ModelInput's pixel * (1 / 255)")
         #expect(description.output.map(\.name) == ["classLabel", "classProbabilities"])
         #expect(description.predictedFeatureName == "classLabel")

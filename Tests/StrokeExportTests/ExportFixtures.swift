@@ -33,7 +33,7 @@ enum ExportFixtures {
     static func inputs(count: Int, seed: UInt64) -> Tensor {
         var generator = SeededGenerator(seed: seed)
         let values = (0..<(count * 784)).map { _ in
-            generator.nextUnit() < 0.25 ? Float(UInt8(truncatingIfNeeded: generator.next() % 256)) * (1 / 255) : 0
+            generator.nextUnit() < 0.25 ? ModelInput.value(ofLevel: UInt8(truncatingIfNeeded: generator.next() % 256)) : 0
         }
         return Tensor(shape: [count, 1, 28, 28], values: values)
     }

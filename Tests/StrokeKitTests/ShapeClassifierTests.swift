@@ -177,15 +177,15 @@ import Testing
 }
 
 @Suite struct ModelInputTests {
-    @Test func everyLevelIsItsValueOver255() {
+    @Test func everyLevelIsItsValueTimesTheScale() {
         for level in 0...255 {
-            #expect(ModelInput.value(ofLevel: UInt8(level)) == Float(level) / 255, "level \(level)")
+            #expect(ModelInput.value(ofLevel: UInt8(level)) == Float(level) * (1 / 255 as Float), "level \(level)")
         }
         let pixels = (0..<784).map { UInt8($0 % 256) }
         var buffer = [Float](repeating: -1, count: 784)
         pixels.withUnsafeBufferPointer { source in
             buffer.withUnsafeMutableBufferPointer { ModelInput.fill(pixels: source, into: $0.baseAddress!) }
         }
-        #expect(buffer == pixels.map { Float($0) / 255 })
+        #expect(buffer == pixels.map { Float($0) * ModelInput.scale })
     }
 }
