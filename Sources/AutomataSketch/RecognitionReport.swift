@@ -33,6 +33,9 @@ public struct RecognitionReport: Codable, Hashable, Sendable {
         public var name: String
         public var initial: Bool
         public var final: Bool
+        /// Where the state's circle is: centre [x, y] and radius in sketch coordinates.
+        public var center: [Double]
+        public var radius: Double
     }
 
     public struct TransitionEntry: Codable, Hashable, Sendable {
@@ -84,7 +87,9 @@ public struct RecognitionReport: Codable, Hashable, Sendable {
                 shape: $0.reading?.shape.rawValue, rule: $0.reading?.rule?.rawValue,
                 outcome: $0.outcome.description)
         }
-        states = sketch.states.map { StateEntry(name: $0.name, initial: sketch.isInitial($0.id), final: $0.isFinal) }
+        states = sketch.states.map { StateEntry(
+                name: $0.name, initial: sketch.isInitial($0.id), final: $0.isFinal,
+                center: [$0.center.x, $0.center.y], radius: $0.radius) }
         transitions = sketch.transitions.filter { !$0.isInitialMarker }.map {
             TransitionEntry(
                 from: sketch.name(of: $0.from), to: sketch.name(of: $0.to), symbols: $0.symbols, epsilon: $0.isEpsilon)
