@@ -63,6 +63,10 @@ public enum StrokeRuleThresholds {
     /// outside its rim. 0.8 R: people stop an arrow short of the target by up to about half a
     /// radius; more would start grabbing the neighbouring state in dense sketches.
     public static let arrowSnap = 0.8
+    /// When the whole sketch is read, an arrow end still in empty space attaches to the state
+    /// straight ahead of it up to this many R beyond its rim (see `Sketch.resolveLooseEnds`):
+    /// real arrows stop short of the target, or start away from the source, by up to 1.5 R.
+    public static let looseEndReach = 2.0
     /// A circle around an existing centre makes that state final only when its radius is
     /// within these multiples of R; otherwise it is more likely a mistake than a double circle.
     public static let finalCircleRadiusRange = 0.5...2.5
@@ -97,6 +101,8 @@ public enum StrokeRuleThresholds {
     /// …and its points' distances from the centre vary by at most this fraction of the mean
     /// (an ellipse with axes 1 : 0.7 gives about 0.12; a loop with a tail, 0.3 and more).
     public static let roundSpread = 0.22
+    /// A state may be drawn as an oval down to this ratio of its axes (a 2 : 1 oval is 0.5).
+    public static let ovalAspect = 0.4
     /// Circles of a double circle drawn in one drawing have centres at most this many times
     /// the smaller radius apart.
     public static let concentricOffset = 0.35

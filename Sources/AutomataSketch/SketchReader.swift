@@ -1,0 +1,241 @@
+import StrokeImage
+import StrokeKit
+
+/// What one symbol of the sketch became, as a person would name it.
+public enum SymbolKind: String, Codable, Hashable, Sendable {
+    case state
+    case finalState = "final state"
+    case transition
+    case selfLoop = "self-loop"
+    case initialArrow = "initial arrow"
+    /// An arrow with an end (or both) in empty space: resolved when a state appears there.
+    case openArrow = "open arrow"
+    case rejected
+}
+
+/// One symbol of a reading: its strokes, how the classifier saw them, what the rules made of it.
+public struct ReadSymbol: Hashable, Sendable {
+    public var group: SymbolGroup
+    public var classification: Classification
+    /// The shape the rules read the symbol as (nil when rejected); see `ContextRule`.
+    public var reading: StrokeReading?
+    public var outcome: StrokeOutcome
+    public var kind: SymbolKind
+}
+
+/// The whole sketch read from its ink: the automaton and every symbol's part in it.
+public struct SketchReading: Sendable {
+    public var sketch: Sketch
+    /// The symbols in order of their first stroke.
+    public var symbols: [ReadSymbol]
+    /// For each ink stroke, the index of its symbol in `symbols`.
+    public var symbolOfStroke: [Int]
+}
+
+/// Remembers classifications of stroke groups, so re-reading the sketch after every stroke
+/// classifies each new group once.
+public struct ClassificationCache: Sendable {
+    private var entries: [[Int]: Classification] = [:]
+
+    public init() {}
+
+    mutating func classification(
+        of group: SymbolGroup, ink: [InkStroke], classifier: any StrokeClassifying
+    ) throws -> Classification {
+        if let known = entries[group.strokes] { return known }
+        let result = try classifier.classify(group.strokes.map { ink[$0].stroke })
+        entries[group.strokes] = result
+        return result
+    }
+}
+
+/// The whole-sketch reader, in three stages re-run over all the ink whenever it changes, so
+/// the automaton does not depend on the order the strokes arrived in:
+/// 1. `SymbolGrouping`: strokes grouped into symbols (heads joined to their shafts, the two
+///    circles of a final state joined);
+/// 2. each symbol classified by the CNN (and the front end's shape where it gave one);
+/// 3. structure resolved: the symbols applied to an empty sketch by the stroke rules, states
+///    first (largest first, so a self-loop drawn round meets its state), then arrows and loops
+///    in drawing order, so every arrow sees every state: an arrow is an initial arrow only when
+///    no state lies at its start in the whole sketch. States without a given name are named
+///    q0, q1, … in the order they were drawn.
+public enum SketchReader {
+    /// Reads `ink` on top of `base` (the states and transitions of an opened document; empty
+    /// for a new sketch). A symbol's state or transition id is the `drawing` of its first stroke.
+    public static func read(
+        _ ink: [InkStroke], on base: Sketch = Sketch(), classifier: (any StrokeClassifying)?,
+        cache: inout ClassificationCache
+    ) throws -> SketchReading {
+        let groups = SymbolGrouping.group(ink)
+        var classified: [(group: SymbolGroup, classification: Classification, shape: StrokeShape?)] = []
+        for group in groups {
+            // A shape the front end gave needs no classifier.
+            if let shape = group.strokes.lazy.compactMap({ ink[$0].shape }).first {
+                classified.append((group, Classification(label: shape.rawValue, confidence: 1, probabilities: [:], isRejected: false), shape))
+                continue
+            }
+            guard let classifier else { throw SketchEditError.noClassifier }
+            let classification = try cache.classification(of: group, ink: ink, classifier: classifier)
+            // Two circles round one centre are a final state, whatever the CNN makes of the pair.
+            classified.append((group, classification, group.isConcentricCircles ? .circle : nil))
+        }
+        let order = resolutionOrder(classified.map { ($0.group, $0.classification) })
+
+        // Pass one with default names, to learn which groups become states; pass two names
+        // them in drawing order.
+        var names: [Int: String] = [:]
+        var result = resolve(classified, order: order, ink: ink, base: base, names: names)
+        let stateGroups = result.symbols.indices.filter {
+            if case .stateAdded = result.symbols[$0].outcome { return true } else { return false }
+        }
+        let given = Set(stateGroups.compactMap { givenName(of: classified[$0].group, ink: ink) } + base.states.map(\.name))
+        var number = 0
+        for index in stateGroups where givenName(of: classified[index].group, ink: ink) == nil {
+            while given.contains("q\(number)") { number += 1 }
+            names[index] = "q\(number)"
+            number += 1
+        }
+        result = resolve(classified, order: order, ink: ink, base: base, names: names)
+        return result
+    }
+
+    /// States first (closed round symbols the classifier does not call self-loops, largest
+    /// first; then round ones it does), then everything else in drawing order.
+    static func resolutionOrder(_ symbols: [(group: SymbolGroup, classification: Classification)]) -> [Int] {
+        func roundness(_ symbol: (group: SymbolGroup, classification: Classification)) -> (rank: Int, radius: Double) {
+            let measures = symbol.group.drawing.map { DrawingMeasures($0.nonEmptyOrOrigin) }
+            if symbol.group.isConcentricCircles { return (0, measures.map(\.meanRadius).min() ?? 0) }
+            let label = symbol.classification.isRejected ? nil : StrokeShape(classifierLabel: symbol.classification.label)
+            let round = measures.allSatisfy { $0.isClosedRound || $0.isDoubleRound }
+            let radius = measures.map(\.meanRadius).max() ?? 0
+            if label == .circle || (round && label != .cycle && label != .arrow) { return (0, radius) }
+            if round && label == .cycle { return (1, radius) }
+            return (2, 0)
+        }
+        let ranks = symbols.map(roundness)
+        return symbols.indices.sorted { a, b in
+            if ranks[a].rank != ranks[b].rank { return ranks[a].rank < ranks[b].rank }
+            if ranks[a].radius != ranks[b].radius { return ranks[a].radius > ranks[b].radius }
+            return a < b
+        }
+    }
+
+    private static func givenName(of group: SymbolGroup, ink: [InkStroke]) -> String? {
+        group.strokes.lazy.compactMap { ink[$0].name }.first
+    }
+
+    private static func resolve(
+        _ classified: [(group: SymbolGroup, classification: Classification, shape: StrokeShape?)],
+        order: [Int], ink: [InkStroke], base: Sketch, names: [Int: String]
+    ) -> SketchReading {
+        var sketch = base
+        let nextBaseIDs = (sketch.nextStateID, sketch.nextTransitionID)
+        var outcomes: [Int: (StrokeOutcome, StrokeReading?)] = [:]
+        for index in order {
+            let (group, classification, shape) = classified[index]
+            let labels = group.strokes.map { ink[$0] }
+            let symbols = labels.flatMap(\.symbols)
+            let isEpsilon = labels.contains { $0.isEpsilon }
+            let name = names[index] ?? givenName(of: group, ink: ink)
+            let id = ink[group.strokes[0]].drawing
+            (sketch.nextStateID, sketch.nextTransitionID) = (id, id)
+            if let shape {
+                let outcome = sketch.apply(group.drawing, as: shape, name: name, symbols: symbols, isEpsilon: isEpsilon)
+                let rule: ContextRule? = group.isConcentricCircles ? .concentricCircles : nil
+                outcomes[index] = (outcome, outcome.isRejected ? nil : StrokeReading(shape: shape, rule: rule))
+            } else {
+                outcomes[index] = sketch.apply(
+                    group.drawing, classification: classification, name: name, symbols: symbols, isEpsilon: isEpsilon)
+            }
+        }
+        let loosened = Set(sketch.resolveLooseEnds())
+        let lastDrawing = ink.map(\.drawing).max() ?? -1
+        sketch.nextStateID = max(nextBaseIDs.0, lastDrawing + 1)
+        sketch.nextTransitionID = max(nextBaseIDs.1, lastDrawing + 1)
+        var symbols: [ReadSymbol] = []
+        var symbolOfStroke = [Int](repeating: 0, count: ink.count)
+        for (index, entry) in classified.enumerated() {
+            var (outcome, reading) = outcomes[index]!
+            if case let .transitionAdded(id, _, _) = outcome, loosened.contains(id), let transition = sketch.transition(id) {
+                outcome = .transitionAdded(transition: id, from: sketch.name(of: transition.from), to: sketch.name(of: transition.to))
+            }
+            symbols.append(ReadSymbol(
+                group: entry.group, classification: entry.classification, reading: reading, outcome: outcome,
+                kind: kind(of: outcome, in: sketch)))
+            for stroke in entry.group.strokes { symbolOfStroke[stroke] = index }
+        }
+        return SketchReading(sketch: sketch, symbols: symbols, symbolOfStroke: symbolOfStroke)
+    }
+
+    /// What an outcome made, judged on the finished sketch (a state made final by a circle
+    /// drawn later is a final state; an arrow's ends as they are at the end).
+    private static func kind(of outcome: StrokeOutcome, in sketch: Sketch) -> SymbolKind {
+        switch outcome {
+        case let .stateAdded(id, _, _, _), let .madeFinal(id, _):
+            return sketch.state(id)?.isFinal == true ? .finalState : .state
+        case let .transitionAdded(id, _, _):
+            guard let transition = sketch.transition(id) else { return .rejected }
+            if transition.isConnected { return .transition }
+            return transition.isInitialMarker ? .initialArrow : .openArrow
+        case .selfLoopAdded:
+            return .selfLoop
+        case .rejected:
+            return .rejected
+        }
+    }
+}
+
+extension Sketch {
+    /// The last step of stage 3: arrow ends the stroke rules left in empty space, judged on the
+    /// whole sketch. A tip that stops short of a state further than `arrowSnap` (but within
+    /// `looseEndReach`, the state ahead of the arrow) enters it. Of the arrows whose start is
+    /// free, the one starting farthest from any state is the initial arrow; the others start
+    /// at the state behind them within `looseEndReach` (people start a transition a little
+    /// away from its state; only the initial arrow comes from empty space). Returns the ids
+    /// of the transitions it changed.
+    mutating func resolveLooseEnds() -> [Int] {
+        var changed: [Int] = []
+        for index in transitions.indices where transitions[index].kind == .regular && transitions[index].to == nil {
+            let geometry = transitions[index].geometry
+            if let state = stateInLine(from: geometry.start, through: geometry.tip, excluding: transitions[index].from) {
+                transitions[index].to = state.id
+                changed.append(transitions[index].id)
+            }
+        }
+        let freeStarts = transitions.indices.filter { transitions[$0].kind == .regular && transitions[$0].from == nil && transitions[$0].to != nil }
+        guard freeStarts.count > 1 else { return changed }
+        let candidates = freeStarts.map { index -> (index: Int, source: SketchState?, gap: Double) in
+            let geometry = transitions[index].geometry
+            let source = stateInLine(from: geometry.tip, through: geometry.start, excluding: transitions[index].to)
+            let gap = states.filter { $0.id != transitions[index].to }
+                .map { (Geometry.distance(geometry.start, $0.center) - $0.outerRadius) / $0.radius }.min() ?? .infinity
+            return (index, source, gap)
+        }
+        let initial = candidates.max { $0.gap < $1.gap }!.index
+        for candidate in candidates where candidate.index != initial {
+            guard let source = candidate.source else { continue }
+            transitions[candidate.index].from = source.id
+            changed.append(transitions[candidate.index].id)
+        }
+        return changed
+    }
+
+    /// The state an arrow running from `start` through `end` meets just beyond `end`: the one
+    /// whose rim is relatively nearest to `end`, within `looseEndReach` radii, ahead of the
+    /// arrow (its centre at most 60° off the arrow's direction).
+    private func stateInLine(from start: SketchPoint, through end: SketchPoint, excluding excluded: Int?) -> SketchState? {
+        let length = Geometry.distance(start, end)
+        guard length > 0 else { return nil }
+        let direction = (end - start) / length
+        var best: (state: SketchState, gap: Double)?
+        for state in states where state.id != excluded {
+            let offset = state.center - end
+            let distance = Geometry.distance(state.center, end)
+            guard distance > 0, (offset * direction).sum() / distance >= 0.5 else { continue }
+            let gap = (distance - state.outerRadius) / state.radius
+            guard gap <= StrokeRuleThresholds.looseEndReach else { continue }
+            if best == nil || gap < best!.gap { best = (state, gap) }
+        }
+        return best?.state
+    }
+}
