@@ -141,7 +141,15 @@ public struct SketchEditor: Sendable {
                 classification: Classification(label: "none", confidence: 0, probabilities: [:], isRejected: true),
                 reading: nil, outcome: .rejected(reason: "the drawing has no strokes; draw it again"))
         }
-        let symbol = changed.reading.symbols[changed.reading.symbolOfStroke[first]]
+        var symbol = changed.reading.symbols[changed.reading.symbolOfStroke[first]]
+        if case let .stateAdded(id, name, true, _) = symbol.outcome, sketch.state(id)?.isFinal == false {
+            // A second circle round a state drawn earlier.
+            symbol.outcome = .madeFinal(state: id, name: name)
+        } else if case let .stateAdded(id, name, isFinal, _) = symbol.outcome {
+            // Arrows drawn before this state that now end at it.
+            let connected = changed.sketch.transitions.filter { $0.id < id && ($0.from == id || $0.to == id) }
+            symbol.outcome = .stateAdded(state: id, name: name, isFinal: isFinal, connected: connected.map(changed.sketch.describe))
+        }
         if symbol.outcome.isRejected {
             // Pending ink: kept for later strokes, not an undo step.
             content.ink = changed.ink

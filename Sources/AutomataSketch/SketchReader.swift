@@ -82,42 +82,46 @@ public enum SketchReader {
         let order = resolutionOrder(classified.map { ($0.group, $0.classification) })
 
         // Pass one with default names, to learn which groups become states; pass two names
-        // them in drawing order.
+        // them in drawing order, as they would have been named had they been drawn in that
+        // order (a given name already used by an earlier state is rejected by the rules).
         var names: [Int: String] = [:]
         var result = resolve(classified, order: order, ink: ink, base: base, names: names)
-        let stateGroups = result.symbols.indices.filter {
-            if case .stateAdded = result.symbols[$0].outcome { return true } else { return false }
-        }
-        let given = Set(stateGroups.compactMap { givenName(of: classified[$0].group, ink: ink) } + base.states.map(\.name))
-        var number = 0
-        for index in stateGroups where givenName(of: classified[index].group, ink: ink) == nil {
-            while given.contains("q\(number)") { number += 1 }
+        var used = Set(base.states.map(\.name))
+        for (index, symbol) in result.symbols.enumerated() {
+            guard case .stateAdded = symbol.outcome else { continue }
+            if let given = givenName(of: classified[index].group, ink: ink) {
+                used.insert(given)
+                continue
+            }
+            var number = 0
+            while used.contains("q\(number)") { number += 1 }
             names[index] = "q\(number)"
-            number += 1
+            used.insert("q\(number)")
         }
         result = resolve(classified, order: order, ink: ink, base: base, names: names)
         return result
     }
 
-    /// States first (closed round symbols the classifier does not call self-loops, largest
-    /// first; then round ones it does), then everything else in drawing order.
+    /// States first, in drawing order: circles (and two circles round one centre) the
+    /// classifier does not call self-loops or arrows; then small ones (below
+    /// `GroupingThresholds.smallCircle` of the median), which may be self-loops drawn round
+    /// that need their state in place, and closed round strokes the classifier calls
+    /// self-loops; then everything else in drawing order.
     static func resolutionOrder(_ symbols: [(group: SymbolGroup, classification: Classification)]) -> [Int] {
-        func roundness(_ symbol: (group: SymbolGroup, classification: Classification)) -> (rank: Int, radius: Double) {
+        let ranks = symbols.map { symbol -> (rank: Int, radius: Double) in
             let measures = symbol.group.drawing.map { DrawingMeasures($0.nonEmptyOrOrigin) }
-            if symbol.group.isConcentricCircles { return (0, measures.map(\.meanRadius).min() ?? 0) }
+            let radius = measures.map(\.meanRadius).min() ?? 0
+            if symbol.group.isConcentricCircles { return (0, radius) }
             let label = symbol.classification.isRejected ? nil : StrokeShape(classifierLabel: symbol.classification.label)
             let round = measures.allSatisfy { $0.isClosedRound || $0.isDoubleRound }
-            let radius = measures.map(\.meanRadius).max() ?? 0
             if label == .circle || (round && label != .cycle && label != .arrow) { return (0, radius) }
             if round && label == .cycle { return (1, radius) }
             return (2, 0)
         }
-        let ranks = symbols.map(roundness)
-        return symbols.indices.sorted { a, b in
-            if ranks[a].rank != ranks[b].rank { return ranks[a].rank < ranks[b].rank }
-            if ranks[a].radius != ranks[b].radius { return ranks[a].radius > ranks[b].radius }
-            return a < b
-        }
+        let circleRadii = ranks.filter { $0.rank == 0 }.map(\.radius).sorted()
+        let median = circleRadii.isEmpty ? 0 : circleRadii[circleRadii.count / 2]
+        let rank = ranks.map { $0.rank == 0 && $0.radius < GroupingThresholds.smallCircle * median ? 1 : $0.rank }
+        return symbols.indices.sorted { (rank[$0], $0) < (rank[$1], $1) }
     }
 
     private static func givenName(of group: SymbolGroup, ink: [InkStroke]) -> String? {
@@ -139,16 +143,21 @@ public enum SketchReader {
             let name = names[index] ?? givenName(of: group, ink: ink)
             let id = ink[group.strokes[0]].drawing
             (sketch.nextStateID, sketch.nextTransitionID) = (id, id)
-            if let shape {
+            if group.isConcentricCircles {
+                let outcome = sketch.applyConcentricCircles(group.drawing, name: name)
+                outcomes[index] = (outcome, outcome.isRejected ? nil : StrokeReading(shape: .circle, rule: .concentricCircles))
+            } else if let shape {
                 let outcome = sketch.apply(group.drawing, as: shape, name: name, symbols: symbols, isEpsilon: isEpsilon)
-                let rule: ContextRule? = group.isConcentricCircles ? .concentricCircles : nil
-                outcomes[index] = (outcome, outcome.isRejected ? nil : StrokeReading(shape: shape, rule: rule))
+                outcomes[index] = (outcome, outcome.isRejected ? nil : StrokeReading(shape: shape, rule: nil))
             } else {
                 outcomes[index] = sketch.apply(
                     group.drawing, classification: classification, name: name, symbols: symbols, isEpsilon: isEpsilon)
             }
         }
         let loosened = Set(sketch.resolveLooseEnds())
+        // States and transitions listed in drawing order (their ids), whatever order resolved them.
+        sketch.states.sort { $0.id < $1.id }
+        sketch.transitions.sort { $0.id < $1.id }
         let lastDrawing = ink.map(\.drawing).max() ?? -1
         sketch.nextStateID = max(nextBaseIDs.0, lastDrawing + 1)
         sketch.nextTransitionID = max(nextBaseIDs.1, lastDrawing + 1)
@@ -186,6 +195,18 @@ public enum SketchReader {
 }
 
 extension Sketch {
+    /// A final state drawn as separate circles round one centre: the smallest circle is the
+    /// state, the next one round it makes it final (however close their radii are).
+    mutating func applyConcentricCircles(_ circles: [[SketchPoint]], name: String?) -> StrokeOutcome {
+        let bySize = circles.sorted {
+            Geometry.meanDistance($0, from: Geometry.centroid($0)) < Geometry.meanDistance($1, from: Geometry.centroid($1))
+        }
+        let inner = apply([bySize[0]], as: .circle, name: name)
+        guard case let .stateAdded(id, stateName, _, connected) = inner else { return inner }
+        for outer in bySize.dropFirst() { _ = apply([outer], as: .circle) }
+        return .stateAdded(state: id, name: stateName, isFinal: state(id)?.isFinal == true, connected: connected)
+    }
+
     /// The last step of stage 3: arrow ends the stroke rules left in empty space, judged on the
     /// whole sketch. A tip that stops short of a state further than `arrowSnap` (but within
     /// `looseEndReach`, the state ahead of the arrow) enters it. Of the arrows whose start is

@@ -50,8 +50,12 @@ public enum GroupingThresholds {
     /// A head stroke is at most this many R across (real heads are 0.5–1.5 R; a short
     /// transition between neighbouring states is longer)…
     public static let headMaxExtent = 1.8
-    /// …at most this fraction of its shaft's path long…
+    /// …at most this fraction of its shaft's path long (real heads: mostly below 0.4, a
+    /// big head on a short initial arrow up to 0.85)…
     public static let headMaxShaftFraction = 0.75
+    /// A simple open stroke (a shaft with at most a head at its tip) that spans this many R
+    /// or more is an arrow of its own, not a head.
+    public static let headMaxShaft = 1.2
     /// …and comes within this many R of the shaft's end (real heads: 0.0–0.5 R).
     public static let headReach = 0.6
     /// A head's ends are at least this fraction of its path apart (a V is about 0.5, a barb
@@ -65,6 +69,9 @@ public enum GroupingThresholds {
     public static let concentricOffset = 0.6
     /// …and the larger radius is at most this many times the smaller.
     public static let concentricRatio = 2.5
+    /// A circle smaller than this fraction of the median circle is resolved after the others
+    /// (it may be a self-loop drawn round, which needs its state in place).
+    public static let smallCircle = 0.6
     /// Each of two concentric circles may stray this much from its circle or oval (see
     /// `DrawingMeasures.radialSpread`; a state alone: `StrokeRuleThresholds.roundSpread`).
     public static let looseRoundSpread = 0.35
@@ -107,7 +114,10 @@ public enum SymbolGrouping {
         let isLooselyRound = pieces.map { piece in piece.count == 1 && measures[piece[0]].isLooselyRound }
         for a in pieces.indices where isLooselyRound[a] {
             for b in pieces.indices where b > a && isLooselyRound[b] && root(a) != root(b) && (isRound[a] || isRound[b]) {
-                guard concentric([measures[pieces[a][0]], measures[pieces[b][0]]]) else { continue }
+                // Two circles at most: a third round a final state is a mistake the rules report.
+                guard concentric([measures[pieces[a][0]], measures[pieces[b][0]]]),
+                    pieces.indices.filter({ root($0) == root(a) || root($0) == root(b) }).map({ pieces[$0].count }).reduce(0, +) == 2
+                else { continue }
                 parent[root(b)] = root(a)
             }
         }
@@ -127,6 +137,23 @@ public enum SymbolGrouping {
             return first != second
         }
 
+        /// True when the stroke leaves a circle's rim and comes back to it with its middle
+        /// farthest out: a self-loop. (A head at a rim is the other way round: its apex, in
+        /// the middle, is nearest to the state, its barbs' ends farther out.)
+        func isLoopOnACircle(_ stroke: DrawingMeasures) -> Bool {
+            circles.contains { circle in
+                let reach = circle.radius * (1 + StrokeRuleThresholds.loopReach)
+                let distances = stroke.points.map { Geometry.distance($0, circle.center) }
+                guard let farthest = distances.indices.max(by: { distances[$0] < distances[$1] }),
+                    distances[0] <= reach, distances[distances.count - 1] <= reach
+                else { return false }
+                let margin = distances.count / 6
+                return farthest > margin && farthest < distances.count - 1 - margin
+                    && distances[farthest] >= max(distances[0], distances[distances.count - 1])
+                        + StrokeRuleThresholds.loopMinimumBulge * circle.radius
+            }
+        }
+
         // Heads: single open strokes near a shaft's end. Each head takes its best shaft end;
         // a shaft keeps the heads of one end only (its tip).
         if let scale {
@@ -137,7 +164,8 @@ public enum SymbolGrouping {
                 let extent = Geometry.extent(headPoints)
                 guard extent <= GroupingThresholds.headMaxExtent * scale,
                     Geometry.distance(headMeasures.start, headMeasures.last) >= GroupingThresholds.headMinimumOpening * headMeasures.pathLength,
-                    !joinsTwoCircles(headMeasures)
+                    !joinsTwoCircles(headMeasures), !isLoopOnACircle(headMeasures),
+                    !(headMeasures.isSimpleOpenStroke && headMeasures.chord >= GroupingThresholds.headMaxShaft * scale)
                 else { continue }
                 for shaft in pieces.indices where shaft != head && !isRound[shaft] && pieces[shaft].count == 1 {
                     let shaftMeasures = measures[pieces[shaft][0]]
