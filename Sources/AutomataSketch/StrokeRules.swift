@@ -121,9 +121,9 @@ public enum StrokeRuleThresholds {
     /// A simple shaft is at most this much longer than the distance it spans (a back edge
     /// bowed by 0.3 of its length is 1.24; a zig-zag at 45° is 1.41)…
     public static let shaftStretch = 1.45
-    /// …turns by at most this many radians in all (a bow of 0.3 turns about 1.75; a wavy line
-    /// or a zig-zag turns more than π)…
-    public static let shaftTurning = 2.6
+    /// …turns by at most this many radians in all (a bow of 0.3 turns about 1.75; a real
+    /// curved back edge with the pen's wobble up to about 4; a zig-zag far more)…
+    public static let shaftTurning = 4.0
     /// …and the head drawn after the tip stays within `headReach` of the span from the tip,
     /// with a path at most `headLength` spans long (three barb strokes of up to 0.36 of the
     /// span, plus the pen's wobble): a head, not a scribble at the end.
@@ -280,7 +280,12 @@ extension Sketch {
         // The tip is the point farthest from the start, so an arrowhead drawn in the same
         // stroke (which doubles back from the tip) does not move it. (A barb that reaches a
         // little past the tip moves it by less than the snap distance.)
-        let tip = points.max { Geometry.distance($0, start) < Geometry.distance($1, start) }!
+        // A drawing of several strokes is a shaft and its head (the whole-sketch reader puts
+        // the shaft first, ending at its head): the tip is the shaft's end, even where a
+        // strongly curved shaft bulges farther from its start.
+        let tip = strokes.count > 1 && strokes[0].count > 1
+            ? strokes[0][strokes[0].count - 1]
+            : points.max { Geometry.distance($0, start) < Geometry.distance($1, start) }!
         let length = Geometry.distance(start, tip)
         if length == 0 || length < StrokeRuleThresholds.minimumArrowLength * (typicalRadius ?? 0) {
             return .rejected(reason: "this arrow is too short to tell where it starts and ends; draw it from one state to another")

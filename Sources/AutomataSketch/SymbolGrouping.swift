@@ -66,7 +66,7 @@ public enum GroupingThresholds {
     public static let apartInTimePenalty = 0.25
     /// Two closed round strokes are one final state's circles when their centres are at most
     /// this fraction of the smaller radius apart…
-    public static let concentricOffset = 0.6
+    public static let concentricOffset = 0.8
     /// …and the larger radius is at most this many times the smaller.
     public static let concentricRatio = 2.5
     /// A circle smaller than this fraction of the median circle is resolved after the others
@@ -74,7 +74,7 @@ public enum GroupingThresholds {
     public static let smallCircle = 0.6
     /// Each of two concentric circles may stray this much from its circle or oval (see
     /// `DrawingMeasures.radialSpread`; a state alone: `StrokeRuleThresholds.roundSpread`).
-    public static let looseRoundSpread = 0.35
+    public static let looseRoundSpread = 0.6
 }
 
 /// Stage 1 of the whole-sketch reading: strokes grouped into symbols by geometry and order.
