@@ -146,6 +146,15 @@ public enum SketchReader {
             if group.isConcentricCircles {
                 let outcome = sketch.applyConcentricCircles(group.drawing, name: name)
                 outcomes[index] = (outcome, outcome.isRejected ? nil : StrokeReading(shape: .circle, rule: .concentricCircles))
+            } else if shape == nil, !group.heads.isEmpty,
+                sketch.connectsTwoStates(DrawingMeasures(group.drawing[0].nonEmptyOrOrigin))
+            {
+                // A shaft from one state to another with its head drawn apart is a transition,
+                // however the classifier reads shaft and head together (a big head can look
+                // like a self-loop's curl).
+                let outcome = sketch.apply(group.drawing, as: .arrow, symbols: symbols, isEpsilon: isEpsilon)
+                let rule: ContextRule? = StrokeShape(classifierLabel: classification.label) == .arrow && !classification.isRejected ? nil : .strokeBetweenStates
+                outcomes[index] = (outcome, outcome.isRejected ? nil : StrokeReading(shape: .arrow, rule: rule))
             } else if let shape {
                 let outcome = sketch.apply(group.drawing, as: shape, name: name, symbols: symbols, isEpsilon: isEpsilon)
                 outcomes[index] = (outcome, outcome.isRejected ? nil : StrokeReading(shape: shape, rule: nil))

@@ -53,14 +53,16 @@ public enum GroupingThresholds {
     /// …at most this fraction of its shaft's path long (real heads: mostly below 0.4, a
     /// big head on a short initial arrow up to 0.85)…
     public static let headMaxShaftFraction = 0.75
+    /// A shaft is at least this many R long (a barb of a two-stroke head is no shaft).
+    public static let shaftMinimum = 1.5
     /// A simple open stroke (a shaft with at most a head at its tip) that spans this many R
     /// or more is an arrow of its own, not a head.
     public static let headMaxShaft = 1.2
     /// …and comes within this many R of the shaft's end (real heads: 0.0–0.5 R).
-    public static let headReach = 0.6
-    /// A head's ends are at least this fraction of its path apart (a V is about 0.5, a barb
-    /// 1; a self-loop, which comes back to where it started, less).
-    public static let headMinimumOpening = 0.25
+    public static let headReach = 0.8
+    /// A head's ends are at least this fraction of its path apart (a V is about 0.5, a
+    /// narrow one 0.25, a barb 1), unless it is a closed head (see `smallCircle`).
+    public static let headMinimumOpening = 0.1
     /// A head drawn right before or after its shaft is preferred over an equally near one
     /// drawn at another time: this many R are added to the distance of a head drawn apart.
     public static let apartInTimePenalty = 0.25
@@ -158,18 +160,28 @@ public enum SymbolGrouping {
         // a shaft keeps the heads of one end only (its tip).
         if let scale {
             var candidates: [(head: Int, shaft: Int, atStart: Bool, score: Double)] = []
-            for head in pieces.indices where !isRound[head] && pieces[head].count == 1 {
+            // A closed round stroke much smaller than the states can be a head drawn as a
+            // closed triangle; concentric circles never are.
+            let isSmallRound = pieces.indices.map { piece in
+                isRound[piece] && pieces[piece].count == 1 && root(piece) == piece
+                    && !pieces.indices.contains { $0 != piece && root($0) == piece }
+                    && measures[pieces[piece][0]].meanRadius < GroupingThresholds.smallCircle * scale
+            }
+            for head in pieces.indices where (!isRound[head] || isSmallRound[head]) && pieces[head].count == 1 {
                 let headMeasures = measures[pieces[head][0]]
                 let headPoints = headMeasures.points
                 let extent = Geometry.extent(headPoints)
                 guard extent <= GroupingThresholds.headMaxExtent * scale,
-                    Geometry.distance(headMeasures.start, headMeasures.last) >= GroupingThresholds.headMinimumOpening * headMeasures.pathLength,
+                    isSmallRound[head]
+                        || Geometry.distance(headMeasures.start, headMeasures.last) >= GroupingThresholds.headMinimumOpening * headMeasures.pathLength,
                     !joinsTwoCircles(headMeasures), !isLoopOnACircle(headMeasures),
                     !(headMeasures.isSimpleOpenStroke && headMeasures.chord >= GroupingThresholds.headMaxShaft * scale)
                 else { continue }
                 for shaft in pieces.indices where shaft != head && !isRound[shaft] && pieces[shaft].count == 1 {
                     let shaftMeasures = measures[pieces[shaft][0]]
-                    guard extent <= GroupingThresholds.headMaxShaftFraction * shaftMeasures.pathLength else { continue }
+                    guard extent <= GroupingThresholds.headMaxShaftFraction * shaftMeasures.pathLength,
+                        shaftMeasures.pathLength >= GroupingThresholds.shaftMinimum * scale
+                    else { continue }
                     let apart = abs(pieces[shaft][0] - pieces[head][0]) > 1 ? GroupingThresholds.apartInTimePenalty : 0
                     for (end, atStart) in [(shaftMeasures.last, false), (shaftMeasures.start, true)] {
                         let distance = headPoints.map { Geometry.distance($0, end) }.min()!
