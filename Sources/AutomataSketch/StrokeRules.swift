@@ -299,9 +299,20 @@ extension Sketch {
             // keeps the state, and the other end goes to the next state in reach (a short
             // arrow from a big state that stops short of a small one).
             let last = points[points.count - 1]
+            // (With its head drawn apart, the loop's tip is back on the rim: its shaft bulges
+            // out in its middle, where a short shaft leaving the state is farthest at its end.)
+            let apex: Double
+            if strokes.count > 1 {
+                let distances = strokes[0].map { Geometry.distance($0, source.center) }
+                let farthest = distances.indices.max { distances[$0] < distances[$1] }!
+                let middle = distances.count / 5..<(distances.count - distances.count / 5)
+                apex = middle.contains(farthest) ? distances[farthest] : 0
+            } else {
+                apex = Geometry.distance(tip, source.center)
+            }
             if Geometry.distance(last, source.center) <= source.outerRadius + StrokeRuleThresholds.arrowSnap * source.radius,
-                Geometry.distance(tip, source.center) > source.outerRadius,
-                Geometry.distance(last, start) < StrokeRuleThresholds.openEnds * length
+                apex > source.outerRadius,
+                strokes.count > 1 || Geometry.distance(last, start) < StrokeRuleThresholds.openEnds * length
             {
                 return addSelfLoop(on: source, points: points, symbols: symbols, isEpsilon: isEpsilon)
             }

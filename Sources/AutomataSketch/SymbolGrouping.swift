@@ -177,7 +177,8 @@ public enum SymbolGrouping {
                     !joinsTwoCircles(headMeasures), !isLoopOnACircle(headMeasures),
                     !(headMeasures.isSimpleOpenStroke && headMeasures.chord >= GroupingThresholds.headMaxShaft * scale)
                 else { continue }
-                for shaft in pieces.indices where shaft != head && !isRound[shaft] && pieces[shaft].count == 1 {
+                // A small round piece may be a self-loop, whose head can be a stroke of its own.
+                for shaft in pieces.indices where shaft != head && (!isRound[shaft] || isSmallRound[shaft]) && pieces[shaft].count == 1 {
                     let shaftMeasures = measures[pieces[shaft][0]]
                     guard extent <= GroupingThresholds.headMaxShaftFraction * shaftMeasures.pathLength,
                         shaftMeasures.pathLength >= GroupingThresholds.shaftMinimum * scale
