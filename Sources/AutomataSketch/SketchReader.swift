@@ -155,6 +155,13 @@ public enum SketchReader {
                 let outcome = sketch.apply(group.drawing, as: .arrow, symbols: symbols, isEpsilon: isEpsilon)
                 let rule: ContextRule? = StrokeShape(classifierLabel: classification.label) == .arrow && !classification.isRejected ? nil : .strokeBetweenStates
                 outcomes[index] = (outcome, outcome.isRejected ? nil : StrokeReading(shape: .arrow, rule: rule))
+            } else if shape == nil, !group.heads.isEmpty, classification.isRejected || StrokeShape(classifierLabel: classification.label) != .arrow,
+                sketch.loopState(DrawingMeasures(group.drawing[0].nonEmptyOrOrigin)) != nil
+            {
+                // Likewise a loop on a state's rim with its head drawn apart is a self-loop.
+                let outcome = sketch.apply(group.drawing, as: .cycle, symbols: symbols, isEpsilon: isEpsilon)
+                let rule: ContextRule? = StrokeShape(classifierLabel: classification.label) == .cycle && !classification.isRejected ? nil : .loopOnRim
+                outcomes[index] = (outcome, outcome.isRejected ? nil : StrokeReading(shape: .cycle, rule: rule))
             } else if let shape {
                 let outcome = sketch.apply(group.drawing, as: shape, name: name, symbols: symbols, isEpsilon: isEpsilon)
                 outcomes[index] = (outcome, outcome.isRejected ? nil : StrokeReading(shape: shape, rule: nil))
