@@ -78,7 +78,7 @@ public enum StrokeRuleThresholds {
     /// A `circle` no larger than this many R (of the outer rim) whose centre sits within
     /// `loopOnRimBand` R of an existing (outer) rim is a self-loop drawn round: it cannot be a
     /// state (it would overlap).
-    public static let loopAsCircleMaxRadius = 0.8
+    public static let loopAsCircleMaxRadius = 0.9
     public static let loopOnRimBand = 0.5
     /// A new circle is rejected when its centre is closer to an existing state's centre than
     /// this fraction of the two radii added: the circles would overlap heavily.

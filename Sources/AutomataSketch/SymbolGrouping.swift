@@ -73,7 +73,7 @@ public enum GroupingThresholds {
     public static let concentricRatio = 2.5
     /// A circle smaller than this fraction of the median circle is resolved after the others
     /// (it may be a self-loop drawn round, which needs its state in place).
-    public static let smallCircle = 0.6
+    public static let smallCircle = 0.85
     /// Each of two concentric circles may stray this much from its circle or oval (see
     /// `DrawingMeasures.radialSpread`; a state alone: `StrokeRuleThresholds.roundSpread`).
     public static let looseRoundSpread = 0.6
