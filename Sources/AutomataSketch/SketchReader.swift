@@ -147,7 +147,7 @@ public enum SketchReader {
                 let outcome = sketch.applyConcentricCircles(group.drawing, name: name)
                 outcomes[index] = (outcome, outcome.isRejected ? nil : StrokeReading(shape: .circle, rule: .concentricCircles))
             } else if shape == nil, !group.heads.isEmpty,
-                sketch.connectsTwoStates(DrawingMeasures(group.drawing[0].nonEmptyOrOrigin))
+                sketch.shaftJoinsTwoStates(DrawingMeasures(group.drawing[0].nonEmptyOrOrigin))
             {
                 // A shaft from one state to another with its head drawn apart is a transition,
                 // however the classifier reads shaft and head together (a big head can look
@@ -223,6 +223,18 @@ extension Sketch {
         return .stateAdded(state: id, name: stateName, isFinal: state(id)?.isFinal == true, connected: connected)
     }
 
+    /// True when a shaft drawn apart from its head runs from one state to another: a simple
+    /// open stroke whose ends are at two states, or in line with them within `looseEndReach`
+    /// (people start arrows off the rim and stop them short of it).
+    func shaftJoinsTwoStates(_ shaft: DrawingMeasures) -> Bool {
+        guard shaft.isSimpleOpenStroke else { return false }
+        let (nearStart, nearEnd) = Self.endDirections(shaft.points, tipIndex: shaft.points.count - 1)
+        guard let target = snap(shaft.last, excluding: nil) ?? stateInLine(from: nearEnd, through: shaft.last, excluding: nil)
+        else { return false }
+        let source = snap(shaft.start, excluding: target.id) ?? stateInLine(from: nearStart, through: shaft.start, excluding: target.id)
+        return connectsTwoStates(shaft) || source != nil
+    }
+
     /// The last step of stage 3: arrow ends the stroke rules left in empty space, judged on the
     /// whole sketch. A tip that stops short of a state further than `arrowSnap` (but within
     /// `looseEndReach`, the state ahead of the arrow) enters it. Of the arrows whose start is
@@ -257,10 +269,17 @@ extension Sketch {
         return changed
     }
 
+    /// Points a fifth of the way in from each end of the shaft `points[...tipIndex]`: with the
+    /// end they give the direction the shaft leaves and arrives in (a curved arrow arrives
+    /// at its state from the side, not along its chord).
+    static func endDirections(_ points: [SketchPoint], tipIndex: Int) -> (nearStart: SketchPoint, nearEnd: SketchPoint) {
+        (points[tipIndex / 5], points[tipIndex - tipIndex / 5])
+    }
+
     /// The state an arrow running from `start` through `end` meets just beyond `end`: the one
     /// whose rim is relatively nearest to `end`, within `looseEndReach` radii, ahead of the
     /// arrow (its centre at most 60° off the arrow's direction).
-    private func stateInLine(from start: SketchPoint, through end: SketchPoint, excluding excluded: Int?) -> SketchState? {
+    func stateInLine(from start: SketchPoint, through end: SketchPoint, excluding excluded: Int?) -> SketchState? {
         let length = Geometry.distance(start, end)
         guard length > 0 else { return nil }
         let direction = (end - start) / length
