@@ -1,10 +1,12 @@
 // AutomataSketch: strokes -> states and transitions -> NFA with epsilon moves -> simulation
 // with a step-by-step trace, subset-construction DFA, transition table, documents.
 //
-// Reading order: Geometry, Sketch (the data), StrokeRules (what a classified stroke becomes),
-// Erasing, SketchEditor (classification, editing, undo/redo), NFA, Simulation, DFA,
-// TransitionTable, AutomatonDocument, GraphvizExport, SketchFile (ndjson), SketchRecognizer
-// and RecognitionReport (what `strokekit recognize` prints).
+// Reading order: Geometry, Sketch (the data), StrokeRules and ContextRules (what a classified
+// drawing becomes), SymbolGrouping and SketchReader (the whole sketch read in stages: strokes
+// -> symbols -> classified -> structure), Erasing, SketchEditor (the ink, re-read on every
+// change, editing, undo/redo), NFA, Simulation, DFA, TransitionTable, AutomatonDocument,
+// GraphvizExport, SketchFile (ndjson), SketchRecognizer, RecognitionReport and SketchOverlay
+// (what `strokekit recognize` prints and draws).
 import StrokeImage
 
 /// A point in the sketch's coordinates (screen units, y grows down).

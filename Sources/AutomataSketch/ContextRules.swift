@@ -107,7 +107,7 @@ extension Sketch {
     /// True when the drawing is a simple open stroke whose start and tip attach to two
     /// different states (a tip in reach of both takes the other one, as `addArrow` does,
     /// when it lies outside the start's state).
-    private func connectsTwoStates(_ drawing: DrawingMeasures) -> Bool {
+    func connectsTwoStates(_ drawing: DrawingMeasures) -> Bool {
         guard drawing.isSimpleOpenStroke, let source = snap(drawing.start, excluding: nil),
             snap(drawing.farthest, excluding: source.id) != nil
         else { return false }

@@ -15,6 +15,11 @@ public struct RecognitionReport: Codable, Hashable, Sendable {
         /// …and why, when that is not the classifier's accepted label (see `ContextRule`).
         public var rule: String?
         public var outcome: String
+        /// What the line's symbol is in the finished reading (`SymbolKind`), the symbol's
+        /// number (lines with one number are one symbol), and whether the line is its head.
+        public var symbol: String
+        public var symbolIndex: Int
+        public var head: Bool
 
         public func encode(to encoder: Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -26,13 +31,27 @@ public struct RecognitionReport: Codable, Hashable, Sendable {
             try container.encode(shape, forKey: .shape)  // null when rejected
             try container.encode(rule, forKey: .rule)
             try container.encode(outcome, forKey: .outcome)
+            try container.encode(symbol, forKey: .symbol)
+            try container.encode(symbolIndex, forKey: .symbolIndex)
+            try container.encode(head, forKey: .head)
         }
+    }
+
+    /// An earlier line whose reading a later line changed (see `ReadingRevision`).
+    public struct RevisionEntry: Codable, Hashable, Sendable {
+        public var line: Int
+        public var changedBy: Int
+        public var before: String
+        public var after: String
     }
 
     public struct StateEntry: Codable, Hashable, Sendable {
         public var name: String
         public var initial: Bool
         public var final: Bool
+        /// Where the state's circle is: centre [x, y] and radius in sketch coordinates.
+        public var center: [Double]
+        public var radius: Double
     }
 
     public struct TransitionEntry: Codable, Hashable, Sendable {
@@ -69,22 +88,30 @@ public struct RecognitionReport: Codable, Hashable, Sendable {
     public var states: [StateEntry]
     public var transitions: [TransitionEntry]
     public var simulations: [SimulationEntry]
+    /// Decisions on earlier lines that later lines changed, for an editor to redraw.
+    public var revisions: [RevisionEntry]
     /// Problems in the sketch and labels that did not apply.
     public var warnings: [String]
     /// The transition table as text.
     public var table: String
 
     /// A report on a sketch, the strokes that drew it (empty for a loaded document), and `words` run on it.
-    public init(sketch: Sketch, strokes: [RecognizedStroke] = [], words: [String]) {
+    public init(sketch: Sketch, strokes: [RecognizedStroke] = [], revisions: [ReadingRevision] = [], words: [String]) {
         let automaton = sketch.automaton()
         self.strokes = strokes.map {
             StrokeEntry(
                 index: $0.index, line: $0.lineNumber, label: $0.classification.label,
                 confidence: $0.classification.confidence, rejected: $0.classification.isRejected,
                 shape: $0.reading?.shape.rawValue, rule: $0.reading?.rule?.rawValue,
-                outcome: $0.outcome.description)
+                outcome: $0.outcome.description, symbol: $0.symbol.rawValue, symbolIndex: $0.symbolIndex,
+                head: $0.isHead)
         }
-        states = sketch.states.map { StateEntry(name: $0.name, initial: sketch.isInitial($0.id), final: $0.isFinal) }
+        self.revisions = revisions.map {
+            RevisionEntry(line: $0.line, changedBy: $0.changedBy, before: $0.before, after: $0.after)
+        }
+        states = sketch.states.map { StateEntry(
+                name: $0.name, initial: sketch.isInitial($0.id), final: $0.isFinal,
+                center: [$0.center.x, $0.center.y], radius: $0.radius) }
         transitions = sketch.transitions.filter { !$0.isInitialMarker }.map {
             TransitionEntry(
                 from: sketch.name(of: $0.from), to: sketch.name(of: $0.to), symbols: $0.symbols, epsilon: $0.isEpsilon)
@@ -118,7 +145,15 @@ public struct RecognitionReport: Codable, Hashable, Sendable {
                 if let shape = stroke.shape, let rule = stroke.rule.flatMap(ContextRule.init(rawValue:)) {
                     seen += ", read as \(shape): \(rule)"
                 }
-                lines.append("  #\(stroke.index) (line \(stroke.line)) \(seen): \(stroke.outcome)")
+                let part = stroke.head ? "head of symbol \(stroke.symbolIndex)" : "symbol \(stroke.symbolIndex)"
+                lines.append("  #\(stroke.index) (line \(stroke.line), \(part): \(stroke.symbol)) \(seen): \(stroke.outcome)")
+            }
+            lines.append("")
+        }
+        if !revisions.isEmpty {
+            lines.append("Changed by later strokes:")
+            for revision in revisions {
+                lines.append("  line \(revision.line), when line \(revision.changedBy) arrived: was \(revision.before); now \(revision.after)")
             }
             lines.append("")
         }

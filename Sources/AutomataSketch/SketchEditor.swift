@@ -35,41 +35,64 @@ public struct ClassifiedOutcome: Hashable, Sendable {
     public var outcome: StrokeOutcome
 }
 
-/// The editor's headless core: a sketch, the classifier that reads strokes, editing, and
-/// undo/redo of every change. Rejected strokes and failed edits change nothing and are not
-/// recorded in the history.
+/// The editor's headless core: the sketch's ink, the automaton read from it, the classifier
+/// that reads strokes, editing, and undo/redo of every change.
+///
+/// The editor keeps every stroke and re-reads the whole ink when it changes (`SketchReader`),
+/// so a head drawn before its shaft, an arrow drawn before its target state or a second
+/// circle drawn much later all end up where they belong. Edits (renames, symbols, erasing)
+/// are written into the ink, so re-reading keeps them. A drawing that is rejected changes
+/// nothing and is not recorded in the history, but its ink stays pending: a later stroke can
+/// complete it (a head whose shaft comes next). Failed edits change nothing.
 public struct SketchEditor: Sendable {
+    /// The automaton as read from the ink, on top of the sketch the editor was opened with.
     public private(set) var sketch: Sketch
     public var classifier: (any StrokeClassifying)?
-    private var undoStack: [Sketch] = []
-    private var redoStack: [Sketch] = []
+    /// The reading behind `sketch`: every symbol and its strokes.
+    public private(set) var reading: SketchReading
+    private var content: Content
+    private var cache = ClassificationCache()
+    private var undoStack: [Content] = []
+    private var redoStack: [Content] = []
 
+    /// What the history records: the opened sketch, the ink on it, and the reading.
+    private struct Content: Sendable {
+        var base: Sketch
+        var ink: [InkStroke]
+        var nextDrawing: Int
+        var sketch: Sketch
+        var reading: SketchReading
+    }
+
+    /// An editor on `sketch` (for example a loaded document; its states and transitions stay
+    /// as they are and new ink is read around them).
     public init(sketch: Sketch = Sketch(), classifier: (any StrokeClassifying)? = nil) {
         self.sketch = sketch
         self.classifier = classifier
+        let firstDrawing = max(sketch.nextStateID, sketch.nextTransitionID)
+        reading = SketchReading(sketch: sketch, symbols: [], symbolOfStroke: [])
+        content = Content(base: sketch, ink: [], nextDrawing: firstDrawing, sketch: sketch, reading: reading)
     }
 
     public var canUndo: Bool { !undoStack.isEmpty }
     public var canRedo: Bool { !redoStack.isEmpty }
+    /// Every stroke drawn, in order.
+    public var ink: [InkStroke] { content.ink }
 
     // MARK: - Drawing
 
-    /// Classifies a drawing (usually one stroke), reads it in the context of the sketch (see
-    /// `ContextRule`: the sketch around a drawing can overrule the classifier's first choice
-    /// or its rejection) and applies the rule for that shape. `name` names the state a circle
-    /// creates; `symbols` and `isEpsilon` label the transition or self-loop an arrow or loop
-    /// creates. Throws when no classifier is set or the classifier fails.
+    /// Adds a drawing (usually one stroke) and re-reads the sketch: the drawing is grouped with
+    /// the strokes it belongs to (see `SymbolGrouping`), classified, and read in the context of
+    /// the whole sketch (see `ContextRule`: the sketch around a drawing can overrule the
+    /// classifier's first choice or its rejection). `name` names the state a circle creates;
+    /// `symbols` and `isEpsilon` label the transition or self-loop an arrow or loop creates.
+    /// Returns what the symbol the drawing joined became. Throws when no classifier is set or
+    /// the classifier fails.
     public mutating func add(
         _ strokes: [Stroke], name: String? = nil, symbols: [String] = [], isEpsilon: Bool = false
     ) throws -> ClassifiedOutcome {
-        guard let classifier else { throw SketchEditError.noClassifier }
-        let classification = try classifier.classify(strokes)
-        var changed = sketch
-        let (outcome, reading) = changed.apply(
-            strokes.map(\.sketchPoints), classification: classification,
-            name: name, symbols: symbols, isEpsilon: isEpsilon)
-        if !outcome.isRejected { commit(changed) }
-        return ClassifiedOutcome(classification: classification, reading: reading, outcome: outcome)
+        guard classifier != nil else { throw SketchEditError.noClassifier }
+        return try addInk(strokes, name: name, symbols: symbols, isEpsilon: isEpsilon, shape: nil)
     }
 
     /// Classifies one stroke and applies the rule for its shape.
@@ -84,11 +107,9 @@ public struct SketchEditor: Sendable {
         _ strokes: [Stroke], as shape: StrokeShape,
         name: String? = nil, symbols: [String] = [], isEpsilon: Bool = false
     ) -> StrokeOutcome {
-        var changed = sketch
-        let outcome = changed.apply(
-            strokes.map(\.sketchPoints), as: shape, name: name, symbols: symbols, isEpsilon: isEpsilon)
-        if !outcome.isRejected { commit(changed) }
-        return outcome
+        // A drawing with its shape given needs no classifier, so reading cannot throw.
+        (try? addInk(strokes, name: name, symbols: symbols, isEpsilon: isEpsilon, shape: shape))?.outcome
+            ?? .rejected(reason: "the drawing could not be read")
     }
 
     /// Applies the rule for `shape` to one pre-classified stroke.
@@ -99,52 +120,171 @@ public struct SketchEditor: Sendable {
         add([stroke], as: shape, name: name, symbols: symbols, isEpsilon: isEpsilon)
     }
 
-    /// Erases what an eraser stroke crosses (see `EraseOutcome`).
+    /// Adds a drawing and re-reads the sketch (`add` for files: `SketchRecognizer`).
+    @discardableResult
+    mutating func addInk(
+        _ strokes: [Stroke], name: String?, symbols: [String], isEpsilon: Bool, shape: StrokeShape? = nil
+    ) throws -> ClassifiedOutcome {
+        var changed = content
+        let first = changed.ink.count
+        for (index, stroke) in strokes.enumerated() {
+            // Labels ride on the drawing's first stroke.
+            changed.ink.append(InkStroke(
+                stroke: stroke, drawing: changed.nextDrawing,
+                symbols: index == 0 ? symbols : [], isEpsilon: index == 0 && isEpsilon,
+                name: index == 0 ? name : nil, shape: shape))
+        }
+        changed.nextDrawing += 1
+        try reread(&changed)
+        guard first < changed.ink.count else {
+            return ClassifiedOutcome(
+                classification: Classification(label: "none", confidence: 0, probabilities: [:], isRejected: true),
+                reading: nil, outcome: .rejected(reason: "the drawing has no strokes; draw it again"))
+        }
+        var symbol = changed.reading.symbols[changed.reading.symbolOfStroke[first]]
+        if case let .stateAdded(id, name, true, _) = symbol.outcome, sketch.state(id)?.isFinal == false {
+            // A second circle round a state drawn earlier.
+            symbol.outcome = .madeFinal(state: id, name: name)
+        } else if case let .stateAdded(id, name, isFinal, _) = symbol.outcome {
+            // Arrows drawn before this state that now end at it.
+            let connected = changed.sketch.transitions.filter { $0.id < id && ($0.from == id || $0.to == id) }
+            symbol.outcome = .stateAdded(state: id, name: name, isFinal: isFinal, connected: connected.map(changed.sketch.describe))
+        }
+        if symbol.outcome.isRejected {
+            // Pending ink: kept for later strokes, not an undo step.
+            content.ink = changed.ink
+            content.nextDrawing = changed.nextDrawing
+            content.reading = changed.reading
+            reading = changed.reading
+        } else {
+            commit(changed)
+        }
+        return ClassifiedOutcome(classification: symbol.classification, reading: symbol.reading, outcome: symbol.outcome)
+    }
+
+    /// Erases what an eraser stroke crosses (see `EraseOutcome`): the ink of removed states
+    /// and transitions, the outer circle of a final state.
     @discardableResult
     public mutating func erase(_ stroke: Stroke) -> EraseOutcome {
-        var changed = sketch
-        let outcome = changed.erase([stroke.sketchPoints])
-        if !outcome.isEmpty { commit(changed) }
+        var erased = sketch
+        let outcome = erased.erase([stroke.sketchPoints])
+        guard !outcome.isEmpty else { return outcome }
+        var changed = content
+        let keptStates = Set(erased.states.map(\.id)), keptTransitions = Set(erased.transitions.map(\.id))
+        let nonFinal = Set(erased.states.filter { !$0.isFinal }.map(\.id))
+        var removedStrokes = Set<Int>()
+        for symbol in changed.reading.symbols {
+            switch symbol.outcome {
+            case let .stateAdded(id, _, _, _) where !keptStates.contains(id),
+                let .transitionAdded(id, _, _) where !keptTransitions.contains(id),
+                let .selfLoopAdded(id, _) where !keptTransitions.contains(id):
+                removedStrokes.formUnion(symbol.group.strokes)
+            case let .stateAdded(id, _, _, _) where nonFinal.contains(id) && sketch.state(id)?.isFinal == true:
+                removedStrokes.formUnion(Self.innerCircleOnly(symbol, ink: &changed.ink))
+            case let .madeFinal(id, _) where !keptStates.contains(id) || nonFinal.contains(id):
+                removedStrokes.formUnion(symbol.group.strokes)
+            default:
+                continue
+            }
+        }
+        changed.ink = changed.ink.indices.filter { !removedStrokes.contains($0) }.map { changed.ink[$0] }
+        // What the opened sketch held is erased there.
+        changed.base.states = changed.base.states.compactMap { state in
+            guard keptStates.contains(state.id) else { return nil }
+            var state = state
+            if nonFinal.contains(state.id) { state.isFinal = false; state.finalCircle = nil }
+            return state
+        }
+        changed.base.transitions.removeAll { !keptTransitions.contains($0.id) }
+        try? reread(&changed)  // the ink was read before; only classified groups remain
+        commit(changed)
         return outcome
+    }
+
+    /// Makes a final state's symbol ordinary: drops its outer circle (the larger of its
+    /// strokes, or the outer turn of a double circle drawn in one stroke). Returns the strokes to remove.
+    private static func innerCircleOnly(_ symbol: ReadSymbol, ink: inout [InkStroke]) -> [Int] {
+        let strokes = symbol.group.strokes
+        let radii = strokes.map { DrawingMeasures(ink[$0].stroke.sketchPoints.nonEmptyOrOrigin).meanRadius }
+        if strokes.count > 1 { return [strokes[radii.indices.max { radii[$0] < radii[$1] }!]] }
+        let points = ink[strokes[0]].stroke.points
+        let center = Geometry.centroid(ink[strokes[0]].stroke.sketchPoints.nonEmptyOrOrigin)
+        let distances = points.map { Geometry.distance(SketchPoint($0.x, $0.y), center) }.sorted()
+        let middle = distances[distances.count / 2]
+        ink[strokes[0]].stroke.points = points.filter { Geometry.distance(SketchPoint($0.x, $0.y), center) <= middle }
+        return []
+    }
+
+    /// Reads the ink again (`SketchReader`), on top of the opened sketch.
+    private mutating func reread(_ changed: inout Content) throws {
+        changed.reading = try SketchReader.read(changed.ink, on: changed.base, classifier: classifier, cache: &cache)
+        changed.sketch = changed.reading.sketch
     }
 
     // MARK: - Editing
 
     /// Sets the symbols (several allowed, repeats dropped) and the ε flag of a transition or self-loop.
     public mutating func setSymbols(_ symbols: [String], isEpsilon: Bool, forTransition id: Int) throws {
-        guard let index = sketch.transitions.firstIndex(where: { $0.id == id }) else {
-            throw SketchEditError.unknownTransition(id)
-        }
-        if sketch.transitions[index].isInitialMarker, !symbols.isEmpty || isEpsilon {
-            throw SketchEditError.notATransitionWithSymbols("the arrow into \(sketch.name(of: sketch.transitions[index].to) ?? "?")")
+        guard let transition = sketch.transition(id) else { throw SketchEditError.unknownTransition(id) }
+        if transition.isInitialMarker, !symbols.isEmpty || isEpsilon {
+            throw SketchEditError.notATransitionWithSymbols("the arrow into \(sketch.name(of: transition.to) ?? "?")")
         }
         if let problem = SketchNames.problem(withSymbols: symbols) { throw SketchEditError.invalidSymbols(problem) }
-        var changed = sketch
-        changed.transitions[index].symbols = SketchNames.normalized(symbols)
-        changed.transitions[index].isEpsilon = isEpsilon
+        var changed = content
+        if let strokes = inkOf(transition: id) {
+            for (position, stroke) in strokes.enumerated() {
+                changed.ink[stroke].symbols = position == 0 ? SketchNames.normalized(symbols) : []
+                changed.ink[stroke].isEpsilon = position == 0 && isEpsilon
+            }
+        } else if let index = changed.base.transitions.firstIndex(where: { $0.id == id }) {
+            changed.base.transitions[index].symbols = SketchNames.normalized(symbols)
+            changed.base.transitions[index].isEpsilon = isEpsilon
+        }
+        try reread(&changed)
         commit(changed)
     }
 
     /// Renames a state; the name must be non-empty and not used by another state.
     public mutating func rename(state id: Int, to name: String) throws {
-        guard let index = sketch.states.firstIndex(where: { $0.id == id }) else {
-            throw SketchEditError.unknownState(id)
-        }
+        guard sketch.state(id) != nil else { throw SketchEditError.unknownState(id) }
         if let problem = SketchNames.problem(withStateName: name, in: sketch, excluding: id) {
             throw SketchEditError.invalidName(problem)
         }
-        var changed = sketch
-        changed.states[index].name = name
+        var changed = content
+        if let strokes = inkOf(state: id) {
+            for (position, stroke) in strokes.enumerated() { changed.ink[stroke].name = position == 0 ? name : nil }
+        } else if let index = changed.base.states.firstIndex(where: { $0.id == id }) {
+            changed.base.states[index].name = name
+        }
+        try reread(&changed)
         commit(changed)
     }
 
     /// Removes everything (undoable).
     public mutating func clear() {
         guard sketch.states.count + sketch.transitions.count > 0 else { return }
-        var changed = sketch
-        changed.states = []
-        changed.transitions = []
+        var changed = content
+        changed.base = Sketch()
+        changed.ink = []
+        try? reread(&changed)  // no ink: nothing to classify
         commit(changed)
+    }
+
+    /// The ink strokes of the symbol that created a state (nil for a state of the opened sketch).
+    private func inkOf(state id: Int) -> [Int]? {
+        reading.symbols.first {
+            if case .stateAdded(id, _, _, _) = $0.outcome { return true } else { return false }
+        }?.group.strokes
+    }
+
+    /// The ink strokes of the symbol that created a transition (nil for one of the opened sketch).
+    private func inkOf(transition id: Int) -> [Int]? {
+        reading.symbols.first {
+            switch $0.outcome {
+            case .transitionAdded(id, _, _), .selfLoopAdded(id, _): return true
+            default: return false
+            }
+        }?.group.strokes
     }
 
     // MARK: - History
@@ -153,8 +293,8 @@ public struct SketchEditor: Sendable {
     @discardableResult
     public mutating func undo() -> Bool {
         guard let previous = undoStack.popLast() else { return false }
-        redoStack.append(sketch)
-        sketch = previous
+        redoStack.append(content)
+        restore(previous)
         return true
     }
 
@@ -162,15 +302,28 @@ public struct SketchEditor: Sendable {
     @discardableResult
     public mutating func redo() -> Bool {
         guard let next = redoStack.popLast() else { return false }
-        undoStack.append(sketch)
-        sketch = next
+        undoStack.append(content)
+        restore(next)
         return true
     }
 
-    private mutating func commit(_ changed: Sketch) {
-        guard changed != sketch else { return }
-        undoStack.append(sketch)
+    private mutating func restore(_ saved: Content) {
+        content = saved
+        sketch = saved.sketch
+        reading = saved.reading
+    }
+
+    private mutating func commit(_ changed: Content) {
+        guard changed.sketch != sketch else {
+            // The automaton is the same (e.g. a head joined a shaft): keep the ink, no undo step.
+            content.ink = changed.ink
+            content.nextDrawing = changed.nextDrawing
+            content.reading = changed.reading
+            reading = changed.reading
+            return
+        }
+        undoStack.append(content)
         redoStack.removeAll()
-        sketch = changed
+        restore(changed)
     }
 }

@@ -1,22 +1,45 @@
 import StrokeKit
 
-/// What one line of a sketch file became.
+/// What one line of a sketch file became in the finished reading.
 public struct RecognizedStroke: Hashable, Sendable {
     /// 0-based position in drawing order.
     public var index: Int
     public var lineNumber: Int
+    /// The classifier's answer for the whole symbol the line is part of.
     public var classification: Classification
-    /// What the rules read the drawing as (nil when rejected); see `ContextRule`.
+    /// What the rules read the symbol as (nil when rejected); see `ContextRule`.
     public var reading: StrokeReading?
     public var outcome: StrokeOutcome
+    /// What the line's symbol is, and its number among the reading's symbols.
+    public var symbol: SymbolKind
+    public var symbolIndex: Int
+    /// True when the line is an arrowhead joined to a shaft drawn on another line.
+    public var isHead: Bool
     /// Labels on the line that did not apply (e.g. symbols on a stroke that became a state).
     public var notes: [String]
+}
+
+/// An earlier line whose reading changed when a later line arrived (an arrow drawn before its
+/// target state, a head drawn after its shaft, a circle that made a state final): an editor
+/// redraws it.
+public struct ReadingRevision: Hashable, Sendable, CustomStringConvertible {
+    /// The line whose reading changed, and the line whose arrival changed it.
+    public var line: Int
+    public var changedBy: Int
+    public var before: String
+    public var after: String
+
+    public var description: String {
+        "line \(line) (changed by line \(changedBy)): was \(before); now \(after)"
+    }
 }
 
 /// A whole sketch file read into an editor.
 public struct Recognition: Sendable {
     public var strokes: [RecognizedStroke]
-    /// The editor after the last stroke (undo steps back stroke by stroke).
+    /// Earlier decisions that later lines changed, in the order they happened.
+    public var revisions: [ReadingRevision]
+    /// The editor holding the sketch's ink (undo steps back drawing by drawing).
     public var editor: SketchEditor
     public var sketch: Sketch { editor.sketch }
 }
@@ -32,41 +55,64 @@ public struct RecognitionError: Error, CustomStringConvertible {
     }
 }
 
-/// Replays a sketch file stroke by stroke, as a student drew it.
+/// Reads a sketch file as an editor receives it, line by line; the whole sketch is re-read
+/// after every line (see `SketchReader`), so the result does not depend on the line order,
+/// and every earlier line whose reading a later one changed is reported.
 public enum SketchRecognizer {
-    /// Classifies each line's drawing and applies it to a fresh sketch, in order.
     public static func recognize(
         _ lines: [SketchLine], classifier: any StrokeClassifying, source: String = "sketch"
     ) throws -> Recognition {
         var editor = SketchEditor(classifier: classifier)
-        var recognized: [RecognizedStroke] = []
-        for (index, line) in lines.enumerated() {
-            let result: ClassifiedOutcome
+        var revisions: [ReadingRevision] = []
+        var previous: [String] = []
+        for line in lines {
             do {
-                result = try editor.add(line.strokes, name: line.name, symbols: line.symbols, isEpsilon: line.isEpsilon)
+                try editor.addInk(line.strokes, name: line.name, symbols: line.symbols, isEpsilon: line.isEpsilon)
             } catch {
                 throw RecognitionError(source: source, line: line.lineNumber, underlying: "\(error)")
             }
-            recognized.append(RecognizedStroke(
-                index: index, lineNumber: line.lineNumber, classification: result.classification,
-                reading: result.reading, outcome: result.outcome, notes: notes(for: line, outcome: result.outcome)))
+            let current = describeLines(editor.reading, lines: lines)
+            for (index, before) in previous.enumerated() where current[index] != before {
+                revisions.append(ReadingRevision(
+                    line: lines[index].lineNumber, changedBy: line.lineNumber, before: before, after: current[index]))
+            }
+            previous = current
         }
-        return Recognition(strokes: recognized, editor: editor)
+        let reading = editor.reading
+        var recognized: [RecognizedStroke] = []
+        var firstStroke = 0
+        for (index, line) in lines.enumerated() {
+            let symbolIndex = reading.symbolOfStroke[firstStroke]
+            let symbol = reading.symbols[symbolIndex]
+            recognized.append(RecognizedStroke(
+                index: index, lineNumber: line.lineNumber, classification: symbol.classification,
+                reading: symbol.reading, outcome: symbol.outcome, symbol: symbol.kind, symbolIndex: symbolIndex,
+                isHead: symbol.group.heads.contains(firstStroke) && line.strokes.count == 1,
+                notes: notes(for: line, kind: symbol.kind)))
+            firstStroke += line.strokes.count
+        }
+        return Recognition(strokes: recognized, revisions: revisions, editor: editor)
     }
 
-    private static func notes(for line: SketchLine, outcome: StrokeOutcome) -> [String] {
-        var notes: [String] = []
-        let labelsTransition: Bool
-        let createsState: Bool
-        switch outcome {
-        case .transitionAdded, .selfLoopAdded: (labelsTransition, createsState) = (true, false)
-        case .stateAdded: (labelsTransition, createsState) = (false, true)
-        case .madeFinal, .rejected: (labelsTransition, createsState) = (false, false)
+    /// One text per line read so far: its symbol's kind and outcome.
+    private static func describeLines(_ reading: SketchReading, lines: [SketchLine]) -> [String] {
+        var result: [String] = []
+        var firstStroke = 0
+        for line in lines where firstStroke < reading.symbolOfStroke.count {
+            let symbol = reading.symbols[reading.symbolOfStroke[firstStroke]]
+            result.append("\(symbol.kind.rawValue) (\(symbol.outcome))")
+            firstStroke += line.strokes.count
         }
+        return result
+    }
+
+    private static func notes(for line: SketchLine, kind: SymbolKind) -> [String] {
+        var notes: [String] = []
+        let labelsTransition = [.transition, .selfLoop, .openArrow].contains(kind)
         if !labelsTransition && (!line.symbols.isEmpty || line.isEpsilon) {
             notes.append("symbols on line \(line.lineNumber) ignored: the stroke did not create a transition")
         }
-        if !createsState, let name = line.name {
+        if ![.state, .finalState].contains(kind), let name = line.name {
             notes.append("name \"\(name)\" on line \(line.lineNumber) ignored: the stroke did not create a state")
         }
         return notes

@@ -63,6 +63,10 @@ public enum StrokeRuleThresholds {
     /// outside its rim. 0.8 R: people stop an arrow short of the target by up to about half a
     /// radius; more would start grabbing the neighbouring state in dense sketches.
     public static let arrowSnap = 0.8
+    /// When the whole sketch is read, an arrow end still in empty space attaches to the state
+    /// straight ahead of it up to this many R beyond its rim (see `Sketch.resolveLooseEnds`):
+    /// real arrows stop short of the target, or start away from the source, by up to 1.5 R.
+    public static let looseEndReach = 2.0
     /// A circle around an existing centre makes that state final only when its radius is
     /// within these multiples of R; otherwise it is more likely a mistake than a double circle.
     public static let finalCircleRadiusRange = 0.5...2.5
@@ -74,7 +78,7 @@ public enum StrokeRuleThresholds {
     /// A `circle` no larger than this many R (of the outer rim) whose centre sits within
     /// `loopOnRimBand` R of an existing (outer) rim is a self-loop drawn round: it cannot be a
     /// state (it would overlap).
-    public static let loopAsCircleMaxRadius = 0.8
+    public static let loopAsCircleMaxRadius = 0.9
     public static let loopOnRimBand = 0.5
     /// A new circle is rejected when its centre is closer to an existing state's centre than
     /// this fraction of the two radii added: the circles would overlap heavily.
@@ -97,6 +101,8 @@ public enum StrokeRuleThresholds {
     /// …and its points' distances from the centre vary by at most this fraction of the mean
     /// (an ellipse with axes 1 : 0.7 gives about 0.12; a loop with a tail, 0.3 and more).
     public static let roundSpread = 0.22
+    /// A state may be drawn as an oval down to this ratio of its axes (a 2 : 1 oval is 0.5).
+    public static let ovalAspect = 0.4
     /// Circles of a double circle drawn in one drawing have centres at most this many times
     /// the smaller radius apart.
     public static let concentricOffset = 0.35
@@ -115,9 +121,9 @@ public enum StrokeRuleThresholds {
     /// A simple shaft is at most this much longer than the distance it spans (a back edge
     /// bowed by 0.3 of its length is 1.24; a zig-zag at 45° is 1.41)…
     public static let shaftStretch = 1.45
-    /// …turns by at most this many radians in all (a bow of 0.3 turns about 1.75; a wavy line
-    /// or a zig-zag turns more than π)…
-    public static let shaftTurning = 2.6
+    /// …turns by at most this many radians in all (a bow of 0.3 turns about 1.75; a real
+    /// curved back edge with the pen's wobble up to about 4; a zig-zag far more)…
+    public static let shaftTurning = 4.0
     /// …and the head drawn after the tip stays within `headReach` of the span from the tip,
     /// with a path at most `headLength` spans long (three barb strokes of up to 0.36 of the
     /// span, plus the pen's wobble): a head, not a scribble at the end.
@@ -274,7 +280,12 @@ extension Sketch {
         // The tip is the point farthest from the start, so an arrowhead drawn in the same
         // stroke (which doubles back from the tip) does not move it. (A barb that reaches a
         // little past the tip moves it by less than the snap distance.)
-        let tip = points.max { Geometry.distance($0, start) < Geometry.distance($1, start) }!
+        // A drawing of several strokes is a shaft and its head (the whole-sketch reader puts
+        // the shaft first, ending at its head): the tip is the shaft's end, even where a
+        // strongly curved shaft bulges farther from its start.
+        let tip = strokes.count > 1 && strokes[0].count > 1
+            ? strokes[0][strokes[0].count - 1]
+            : points.max { Geometry.distance($0, start) < Geometry.distance($1, start) }!
         let length = Geometry.distance(start, tip)
         if length == 0 || length < StrokeRuleThresholds.minimumArrowLength * (typicalRadius ?? 0) {
             return .rejected(reason: "this arrow is too short to tell where it starts and ends; draw it from one state to another")
@@ -288,9 +299,20 @@ extension Sketch {
             // keeps the state, and the other end goes to the next state in reach (a short
             // arrow from a big state that stops short of a small one).
             let last = points[points.count - 1]
+            // (With its head drawn apart, the loop's tip is back on the rim: its shaft bulges
+            // out in its middle, where a short shaft leaving the state is farthest at its end.)
+            let apex: Double
+            if strokes.count > 1 {
+                let distances = strokes[0].map { Geometry.distance($0, source.center) }
+                let farthest = distances.indices.max { distances[$0] < distances[$1] }!
+                let middle = distances.count / 5..<(distances.count - distances.count / 5)
+                apex = middle.contains(farthest) ? distances[farthest] : 0
+            } else {
+                apex = Geometry.distance(tip, source.center)
+            }
             if Geometry.distance(last, source.center) <= source.outerRadius + StrokeRuleThresholds.arrowSnap * source.radius,
-                Geometry.distance(tip, source.center) > source.outerRadius,
-                Geometry.distance(last, start) < StrokeRuleThresholds.openEnds * length
+                apex > source.outerRadius,
+                strokes.count > 1 || Geometry.distance(last, start) < StrokeRuleThresholds.openEnds * length
             {
                 return addSelfLoop(on: source, points: points, symbols: symbols, isEpsilon: isEpsilon)
             }

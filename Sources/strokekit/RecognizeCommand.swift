@@ -1,6 +1,8 @@
+import StrokeSupport
 import ArgumentParser
 import AutomataSketch
 import Foundation
+import StrokeModelFile
 
 /// `strokekit recognize`: a sketch file (ndjson) -> automaton -> words simulated.
 struct RecognizeCommand: ParsableCommand {
@@ -18,6 +20,13 @@ struct RecognizeCommand: ParsableCommand {
             calls it a self-loop, a loop on a state's rim is a self-loop even when it is drawn \
             round or rejected, two circles round one centre are a final state. The report says \
             "read as SHAPE: RULE" where that happened, and why any drawing was rejected.
+
+            The whole sketch is read again after every line, so the automaton does not \
+            depend on the order of the lines: a head drawn on its own line joins the shaft \
+            whose end it sits on (a head at the start end reverses it), an arrow drawn before \
+            its target state attaches when the state appears, a second circle drawn later \
+            round a state makes it final. Earlier decisions that a later line changed are \
+            listed under "Changed by later strokes" (`revisions` in JSON).
             """)
 
     @Option(name: .long, help: "Classifier model file (default: the bundled model).")
@@ -37,8 +46,17 @@ struct RecognizeCommand: ParsableCommand {
     @Option(name: .long, help: "Save the sketch as an .automaton document.")
     var save: String?
 
+    @Option(name: .long, help: "Draw the ink coloured by what each stroke became, with the recognized automaton on top, to this .svg file.")
+    var overlay: String?
+
     @Flag(name: .long, help: "Print one JSON object instead of text.")
     var json = false
+
+    func validate() throws {
+        if let overlay, !overlay.lowercased().hasSuffix(".svg") {
+            throw ValidationError("--overlay \(overlay): the overlay is an SVG picture; give a file name ending in .svg")
+        }
+    }
 
     func run() throws {
         let lines = try SketchFile.read(contentsOf: URL(fileURLWithPath: sketch))
@@ -51,10 +69,20 @@ struct RecognizeCommand: ParsableCommand {
                 throw ValidationError("\(dot): cannot write the DOT file (\(error.localizedDescription))")
             }
         }
+        if let overlay {
+            let lineNumbers = lines.flatMap { line in line.strokes.map { _ in line.lineNumber } }
+            let picture = SketchOverlay.svg(recognition.editor.reading, ink: recognition.editor.ink, lineNumbers: lineNumbers)
+            do {
+                try AtomicFile.write(Data(picture.utf8), to: URL(fileURLWithPath: overlay))
+            } catch {
+                throw ValidationError("\(overlay): cannot write the overlay (\(error))")
+            }
+        }
         if let save {
             try AutomatonDocument.save(recognition.sketch, to: URL(fileURLWithPath: save))
         }
-        let report = RecognitionReport(sketch: recognition.sketch, strokes: recognition.strokes, words: simulate)
+        let report = RecognitionReport(
+            sketch: recognition.sketch, strokes: recognition.strokes, revisions: recognition.revisions, words: simulate)
         print(json ? try report.json() : report.text)
     }
 }

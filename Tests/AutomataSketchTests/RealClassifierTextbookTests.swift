@@ -34,7 +34,8 @@ import Testing
         for (intended, stroke) in zip(lines, recognition.strokes) {
             let probabilities = stroke.classification.probabilities.sorted { $0.key < $1.key }
                 .map { "\($0.key) \(Int(($0.value * 100).rounded()))" }.joined(separator: " ")
-            text += "\n    #\(stroke.index) \(intended.intent): [\(probabilities)\(stroke.classification.isRejected ? " rejected" : "")] → \(stroke.outcome)"
+            let part = "\(stroke.isHead ? "head of " : "")symbol \(stroke.symbolIndex)"
+            text += "\n    #\(stroke.index) \(intended.intent) (\(part)): [\(probabilities)\(stroke.classification.isRejected ? " rejected" : "")] → \(stroke.outcome)"
         }
         return text
     }

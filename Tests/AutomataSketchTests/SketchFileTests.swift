@@ -104,7 +104,9 @@ import Testing
     @Test func textReportShowsStrokesTableWordsAndTraces() throws {
         let recognition = try oddOnes().recognize()
         let text = RecognitionReport(sketch: recognition.sketch, strokes: recognition.strokes, words: ["", "10"]).text
-        #expect(text.contains("#2 (line 3) circle 100%: state q1 made final"), "\(text)")
+        // Lines 2 and 3 are the two circles of one final state (one symbol).
+        #expect(text.contains("#2 (line 3, symbol 1: final state)"), "\(text)")
+        #expect(text.contains("final state q1 added"), "\(text)")
         #expect(text.contains("→ q0"), "\(text)")
         #expect(text.contains("\"\" rejected: the word ended in {q0}"), "\(text)")
         #expect(text.contains("\"10\" accepted"), "\(text)")

@@ -1,0 +1,294 @@
+import StrokeImage
+
+/// One stroke of ink as the whole-sketch reader receives it, with the labels of its drawing.
+public struct InkStroke: Hashable, Sendable {
+    public var stroke: Stroke
+    /// The drawing the stroke arrived in (a sketch line, or one `SketchEditor.add` call):
+    /// strokes of one drawing always make one symbol.
+    public var drawing: Int
+    /// Symbols and ε flag for the transition or self-loop this stroke's symbol becomes.
+    public var symbols: [String]
+    public var isEpsilon: Bool
+    /// Name for the state this stroke's symbol becomes.
+    public var name: String?
+    /// The shape a front end has already decided (`SketchEditor.add(_:as:)`); nil to classify.
+    public var shape: StrokeShape?
+
+    public init(
+        stroke: Stroke, drawing: Int, symbols: [String] = [], isEpsilon: Bool = false,
+        name: String? = nil, shape: StrokeShape? = nil
+    ) {
+        self.stroke = stroke
+        self.drawing = drawing
+        self.symbols = symbols
+        self.isEpsilon = isEpsilon
+        self.name = name
+        self.shape = shape
+    }
+}
+
+/// Strokes read as one symbol: a state (one circle, or two for a final state), an arrow (a
+/// shaft or loop, and the head strokes drawn at its tip), or one stroke on its own.
+public struct SymbolGroup: Hashable, Sendable {
+    /// Indices into the ink, in drawing order.
+    public var strokes: [Int]
+    /// The strokes among them that are an arrowhead drawn on its own.
+    public var heads: [Int]
+    /// The points to read, stroke by stroke: the shaft oriented so that it ends at its head,
+    /// then the head strokes (so a head drawn at the shaft's start reverses the shaft).
+    public var drawing: [[SketchPoint]]
+    /// True when `drawing` reverses the shaft as it was drawn.
+    public var isReversed: Bool
+    /// True when the group is two or more closed round strokes about one centre: a final
+    /// state, whatever the classifier makes of the pair.
+    public var isConcentricCircles: Bool
+}
+
+/// Thresholds of the grouping stage, relative to the sketch's typical state radius R (the
+/// median radius of its closed round strokes), like `StrokeRuleThresholds`.
+public enum GroupingThresholds {
+    /// A head stroke is at most this many R across (real heads are 0.5–1.5 R; a short
+    /// transition between neighbouring states is longer)…
+    public static let headMaxExtent = 1.8
+    /// …at most this fraction of its shaft's path long (real heads: mostly below 0.4, a
+    /// big head on a short initial arrow up to 0.85)…
+    public static let headMaxShaftFraction = 0.75
+    /// A shaft is at least this many R long (a barb of a two-stroke head is no shaft).
+    public static let shaftMinimum = 1.5
+    /// A simple open stroke (a shaft with at most a head at its tip) that spans this many R
+    /// or more is an arrow of its own, not a head.
+    public static let headMaxShaft = 1.2
+    /// …and comes within this many R of the shaft's end (real heads: 0.0–0.5 R).
+    public static let headReach = 0.8
+    /// A head's ends are at least this fraction of its path apart (a V is about 0.5, a
+    /// narrow one 0.25, a barb 1), unless it is a closed head (see `smallCircle`).
+    public static let headMinimumOpening = 0.1
+    /// A head drawn right before or after its shaft is preferred over an equally near one
+    /// drawn at another time: this many R are added to the distance of a head drawn apart.
+    public static let apartInTimePenalty = 0.25
+    /// Two closed round strokes are one final state's circles when their centres are at most
+    /// this fraction of the smaller radius apart…
+    public static let concentricOffset = 0.8
+    /// …and the larger radius is at most this many times the smaller.
+    public static let concentricRatio = 2.5
+    /// A circle smaller than this fraction of the median circle is resolved after the others
+    /// (it may be a self-loop drawn round, which needs its state in place).
+    public static let smallCircle = 0.85
+    /// Each of two concentric circles may stray this much from its circle or oval (see
+    /// `DrawingMeasures.radialSpread`; a state alone: `StrokeRuleThresholds.roundSpread`).
+    public static let looseRoundSpread = 0.6
+}
+
+/// Stage 1 of the whole-sketch reading: strokes grouped into symbols by geometry and order.
+/// Strokes of one drawing stay together; across drawings, a second closed round stroke about
+/// one centre joins the first (a final state whose circles were drawn apart in time), and a
+/// small open stroke near the end of a shaft joins it as its head, whichever came first.
+public enum SymbolGrouping {
+    public static func group(_ ink: [InkStroke]) -> [SymbolGroup] {
+        let measures = ink.map { DrawingMeasures($0.stroke.sketchPoints.nonEmptyOrOrigin) }
+        // Pieces: the strokes of one drawing, in order of their first stroke.
+        var pieceOf: [Int: Int] = [:]
+        var pieces: [[Int]] = []
+        for index in ink.indices {
+            if let piece = pieceOf[ink[index].drawing] {
+                pieces[piece].append(index)
+            } else {
+                pieceOf[ink[index].drawing] = pieces.count
+                pieces.append([index])
+            }
+        }
+        let isRound = pieces.map { piece in
+            piece.allSatisfy { measures[$0].isClosedRound || measures[$0].isDoubleRound }
+                || (piece.count > 1 && piece.allSatisfy { measures[$0].isLooselyRound } && concentric(piece.map { measures[$0] }))
+        }
+        let roundRadii = pieces.indices.filter { isRound[$0] }.flatMap { pieces[$0].map { measures[$0].meanRadius } }.sorted()
+        let scale = roundRadii.isEmpty ? nil : roundRadii[roundRadii.count / 2]
+
+        var parent = Array(pieces.indices)
+        func root(_ piece: Int) -> Int {
+            var piece = piece
+            while parent[piece] != piece { piece = parent[piece] }
+            return piece
+        }
+        var headOf: [Int: (shaft: Int, atStart: Bool)] = [:]  // piece -> shaft piece
+
+        // Final states drawn apart in time: single closed round strokes about one centre.
+        let isLooselyRound = pieces.map { piece in piece.count == 1 && measures[piece[0]].isLooselyRound }
+        for a in pieces.indices where isLooselyRound[a] {
+            for b in pieces.indices where b > a && isLooselyRound[b] && root(a) != root(b) && (isRound[a] || isRound[b]) {
+                // Two circles at most: a third round a final state is a mistake the rules report.
+                guard concentric([measures[pieces[a][0]], measures[pieces[b][0]]]),
+                    pieces.indices.filter({ root($0) == root(a) || root($0) == root(b) }).map({ pieces[$0].count }).reduce(0, +) == 2
+                else { continue }
+                parent[root(b)] = root(a)
+            }
+        }
+
+        /// True when the stroke's ends lie at two different circles: a transition, not a head.
+        let circles = pieces.indices.filter { isRound[$0] }.map { piece -> (center: SketchPoint, radius: Double) in
+            let outer = pieces[piece].map { measures[$0] }.max { $0.meanRadius < $1.meanRadius }!
+            return (outer.centroid, outer.meanRadius)
+        }
+        func joinsTwoCircles(_ stroke: DrawingMeasures) -> Bool {
+            func circle(at point: SketchPoint) -> Int? {
+                circles.indices.first {
+                    Geometry.distance(point, circles[$0].center) <= circles[$0].radius * (1 + StrokeRuleThresholds.arrowSnap)
+                }
+            }
+            guard let first = circle(at: stroke.start), let second = circle(at: stroke.last) else { return false }
+            return first != second
+        }
+
+        /// True when the stroke leaves a circle's rim and comes back to it with its middle
+        /// farthest out: a self-loop. (A head at a rim is the other way round: its apex, in
+        /// the middle, is nearest to the state, its barbs' ends farther out.)
+        func isLoopOnACircle(_ stroke: DrawingMeasures) -> Bool {
+            circles.contains { circle in
+                let reach = circle.radius * (1 + StrokeRuleThresholds.loopReach)
+                let distances = stroke.points.map { Geometry.distance($0, circle.center) }
+                guard let farthest = distances.indices.max(by: { distances[$0] < distances[$1] }),
+                    distances[0] <= reach, distances[distances.count - 1] <= reach
+                else { return false }
+                let margin = distances.count / 6
+                return farthest > margin && farthest < distances.count - 1 - margin
+                    && distances[farthest] >= max(distances[0], distances[distances.count - 1])
+                        + StrokeRuleThresholds.loopMinimumBulge * circle.radius
+            }
+        }
+
+        // Heads: single open strokes near a shaft's end. Each head takes its best shaft end;
+        // a shaft keeps the heads of one end only (its tip).
+        if let scale {
+            var candidates: [(head: Int, shaft: Int, atStart: Bool, score: Double)] = []
+            // A closed round stroke much smaller than the states can be a head drawn as a
+            // closed triangle; concentric circles never are.
+            let isSmallRound = pieces.indices.map { piece in
+                isRound[piece] && pieces[piece].count == 1 && root(piece) == piece
+                    && !pieces.indices.contains { $0 != piece && root($0) == piece }
+                    && measures[pieces[piece][0]].meanRadius < GroupingThresholds.smallCircle * scale
+            }
+            for head in pieces.indices where (!isRound[head] || isSmallRound[head]) && pieces[head].count == 1 {
+                let headMeasures = measures[pieces[head][0]]
+                let headPoints = headMeasures.points
+                let extent = Geometry.extent(headPoints)
+                guard extent <= GroupingThresholds.headMaxExtent * scale,
+                    isSmallRound[head]
+                        || Geometry.distance(headMeasures.start, headMeasures.last) >= GroupingThresholds.headMinimumOpening * headMeasures.pathLength,
+                    !joinsTwoCircles(headMeasures), !isLoopOnACircle(headMeasures),
+                    !(headMeasures.isSimpleOpenStroke && headMeasures.chord >= GroupingThresholds.headMaxShaft * scale)
+                else { continue }
+                // A small round piece may be a self-loop, whose head can be a stroke of its own.
+                for shaft in pieces.indices where shaft != head && (!isRound[shaft] || isSmallRound[shaft]) && pieces[shaft].count == 1 {
+                    let shaftMeasures = measures[pieces[shaft][0]]
+                    guard extent <= GroupingThresholds.headMaxShaftFraction * shaftMeasures.pathLength,
+                        shaftMeasures.pathLength >= GroupingThresholds.shaftMinimum * scale
+                    else { continue }
+                    let apart = abs(pieces[shaft][0] - pieces[head][0]) > 1 ? GroupingThresholds.apartInTimePenalty : 0
+                    for (end, atStart) in [(shaftMeasures.last, false), (shaftMeasures.start, true)] {
+                        let distance = headPoints.map { Geometry.distance($0, end) }.min()!
+                        guard distance <= GroupingThresholds.headReach * scale else { continue }
+                        candidates.append((head, shaft, atStart, distance / scale + apart))
+                    }
+                }
+            }
+            candidates.sort { $0.score < $1.score }
+            var tipEnd: [Int: Bool] = [:]  // shaft piece -> heads at its start
+            for candidate in candidates {
+                // A stroke that is a shaft (has a head) is no head itself, and vice versa.
+                guard headOf[candidate.head] == nil, tipEnd[candidate.head] == nil,
+                    headOf[candidate.shaft] == nil
+                else { continue }
+                if let atStart = tipEnd[candidate.shaft], atStart != candidate.atStart { continue }
+                tipEnd[candidate.shaft] = candidate.atStart
+                headOf[candidate.head] = (candidate.shaft, candidate.atStart)
+                parent[root(candidate.head)] = root(candidate.shaft)
+            }
+        }
+
+        // Groups, in order of their first stroke; the drawing oriented toward its head.
+        var members: [Int: [Int]] = [:]
+        for piece in pieces.indices { members[root(piece), default: []].append(piece) }
+        let groups = members.values.map { groupPieces -> SymbolGroup in
+            let strokes = groupPieces.flatMap { pieces[$0] }.sorted()
+            return orient(strokes, ink: ink, measures: measures, headPieces: groupPieces.filter { headOf[$0] != nil }.flatMap { pieces[$0] })
+        }
+        return groups.sorted { $0.strokes[0] < $1.strokes[0] }
+    }
+
+    /// The group's drawing: for an arrow of several strokes, the longest open stroke is the
+    /// shaft, the others its head; the shaft is reversed when the head lies at its start.
+    private static func orient(
+        _ strokes: [Int], ink: [InkStroke], measures: [DrawingMeasures], headPieces: [Int]
+    ) -> SymbolGroup {
+        let points = strokes.map { measures[$0].points }
+        let allRound = strokes.allSatisfy { measures[$0].isClosedRound || measures[$0].isDoubleRound || measures[$0].isLooselyRound }
+        guard strokes.count > 1, !allRound else {
+            return SymbolGroup(
+                strokes: strokes, heads: [], drawing: points, isReversed: false,
+                isConcentricCircles: strokes.count > 1 && concentric(strokes.map { measures[$0] }))
+        }
+        // The shaft spans the most; a head drawn filled in can have the longer path.
+        let extents = strokes.map { Geometry.extent(measures[$0].points) }
+        let shaft = strokes[extents.indices.max { extents[$0] < extents[$1] }!]
+        let heads = strokes.filter { $0 != shaft }
+        let shaftPoints = measures[shaft].points
+        // Each other stroke votes for the shaft end nearest to it, by its ink: a tick at the
+        // start does not outvote the head.
+        var startVotes = 0.0, endVotes = 0.0
+        for head in heads {
+            let points = measures[head].points
+            let toStart = points.map { Geometry.distance($0, shaftPoints[0]) }.min()!
+            let toEnd = points.map { Geometry.distance($0, shaftPoints[shaftPoints.count - 1]) }.min()!
+            let ink = Geometry.pathLength(points) + 1
+            if toStart < toEnd { startVotes += ink } else { endVotes += ink }
+        }
+        let reversed = startVotes > endVotes
+        let oriented = reversed ? Array(shaftPoints.reversed()) : shaftPoints
+        return SymbolGroup(
+            strokes: strokes, heads: heads, drawing: [oriented] + heads.map { measures[$0].points },
+            isReversed: reversed, isConcentricCircles: false)
+    }
+
+    /// True when the round strokes share about one centre and have comparable radii.
+    static func concentric(_ circles: [DrawingMeasures]) -> Bool {
+        let radii = circles.map(\.meanRadius)
+        guard let small = radii.min(), let large = radii.max(), small > 0,
+            large / small <= GroupingThresholds.concentricRatio
+        else { return false }
+        return circles.allSatisfy {
+            Geometry.distance($0.centroid, circles[0].centroid) <= GroupingThresholds.concentricOffset * small
+        }
+    }
+}
+
+extension DrawingMeasures {
+    /// True for a stroke that goes round once, wobbling more than a state drawn alone may:
+    /// enough for one of two concentric circles, whose shared centre is the stronger sign.
+    var isLooselyRound: Bool {
+        StrokeRuleThresholds.roundWinding.contains(abs(winding))
+            && min(radialSpread, ovalSpread) <= GroupingThresholds.looseRoundSpread
+    }
+
+    /// True for one stroke going round its centre about twice (a final state in one go).
+    var isDoubleRound: Bool {
+        abs(winding) >= StrokeRuleThresholds.doubleCircleTurns && radialSpread <= 2 * StrokeRuleThresholds.roundSpread
+    }
+}
+
+extension Array where Element == SketchPoint {
+    /// The points, or one point at the origin for an empty stroke (measures need a point).
+    var nonEmptyOrOrigin: [SketchPoint] { isEmpty ? [.zero] : self }
+}
+
+extension Geometry {
+    /// The diagonal of the points' bounding box.
+    static func extent(_ points: [SketchPoint]) -> Double {
+        guard let first = points.first else { return 0 }
+        var low = first, high = first
+        for point in points {
+            low = pointwiseMin(low, point)
+            high = pointwiseMax(high, point)
+        }
+        return distance(low, high)
+    }
+}

@@ -1,0 +1,234 @@
+#!/usr/bin/env python3
+"""Scores `strokekit recognize` on the fa-diagrams set (real hand-drawn automata by other people).
+
+For every diagram, once one symbol per line (`sketches/`) and once one stroke per line in the
+writer's order (`sketches_per_stroke/`): runs `strokekit recognize --json --simulate WORDS` and
+compares with `truth/` and `expected.json`: states, finals, initial state and transitions (states
+matched to the true ones by position), every line's symbol, every word's verdict. Then the order
+measure: seeded random orders of each diagram's symbol lines must give the same automaton as the
+writer's order. Python standard library only; called by scripts/fa-benchmark.sh.
+"""
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+
+def run_recognize(binary, sketch, words):
+    command = [binary, "recognize", sketch, "--json"]
+    if words:
+        command += ["--simulate"] + list(words)
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise RuntimeError(f"{sketch}: strokekit recognize failed: {result.stderr.strip()}")
+    return json.loads(result.stdout)
+
+
+def match_states(report, truth):
+    """Maps each recognized state name to the id of the nearest true state (by centre)."""
+    mapping = {}
+    for state in report["states"]:
+        cx, cy = state["center"]
+        best = min(truth["states"], key=lambda t: (t["center"][0] - cx) ** 2 + (t["center"][1] - cy) ** 2)
+        mapping[state["name"]] = best["id"]
+    return mapping
+
+
+def canonical(report, truth):
+    """The automaton in the true states' ids: (states, finals, initial, transitions)."""
+    mapping = match_states(report, truth)
+    states = sorted(mapping.values())
+    finals = sorted(mapping[s["name"]] for s in report["states"] if s["final"])
+    initial = sorted(mapping[s["name"]] for s in report["states"] if s["initial"])
+    transitions = sorted(
+        ((mapping.get(t["from"], -1), mapping.get(t["to"], -1), tuple(sorted(t["symbols"])), bool(t["epsilon"]))
+         for t in report["transitions"]
+         if t["from"] is not None or t["to"] is not None),
+    )
+    return states, finals, initial, transitions
+
+
+def true_automaton(truth):
+    states = sorted(s["id"] for s in truth["states"])
+    finals = sorted(truth["finals"])
+    initial = sorted(truth["initial"])
+    transitions = sorted(
+        (t["from"], t["to"], tuple(sorted(t["symbols"])), bool(t["epsilon"]) and not t["symbols"])
+        for t in truth["transitions"]
+    )
+    return states, finals, initial, transitions
+
+
+def describe_transition(t):
+    label = ",".join(t[2]) if t[2] else ("ε" if t[3] else "(no symbols)")
+    ends = ["?" if end == -1 else str(end) for end in t[:2]]  # -1: a free end
+    return f"{ends[0]}→{ends[1]} {label}"
+
+
+def symbol_kinds(truth):
+    """What each true symbol is, as the report's `symbol` roles name it."""
+    kinds = {}
+    for s in truth["states"]:
+        kinds[s["id"]] = "final state" if s["final"] else "state"
+    initial_arrows = set(truth.get("initial_arrows", []))
+    for t in truth["transitions"]:
+        kinds[t["arrow"]] = "self-loop" if t["self_loop"] else "transition"
+    for a in initial_arrows:
+        kinds[a] = "initial arrow"
+    return kinds
+
+
+def kind_of_outcome(outcome):
+    """The symbol kind an outcome text names (for reports without a `symbol` key)."""
+    for prefix, kind in (("final state", "final state"), ("state", "final state" if "made final" in outcome else "state"),
+                         ("initial arrow", "initial arrow"), ("transition", "transition"),
+                         ("self-loop", "self-loop"), ("rejected", "rejected")):
+        if outcome.startswith(prefix):
+            return kind
+    return outcome
+
+
+def line_symbols(truth, per_stroke):
+    entries = truth["stroke_lines"] if per_stroke else truth["symbol_lines"]
+    return {e["line"]: e["symbol"] for e in entries}
+
+
+def score(report, truth, expected, per_stroke):
+    """A dict of what is right and a list of what went wrong."""
+    problems = []
+    got = canonical(report, truth)
+    want = true_automaton(truth)
+    names = ("states", "finals", "initial", "transitions")
+    parts = {}
+    for name, g, w in zip(names, got, want):
+        parts[name] = g == w
+        if g != w:
+            if name == "transitions":
+                missing = [describe_transition(t) for t in w if t not in g]
+                extra = [describe_transition(t) for t in g if t not in w]
+                problems.append(f"transitions: missing {missing or '-'}, extra {extra or '-'} (true state ids)")
+            else:
+                problems.append(f"{name}: got {g}, true {w}")
+    # Every line: which symbol it was part of, and what the reader made of it.
+    kinds = symbol_kinds(truth)
+    symbol_of_line = line_symbols(truth, per_stroke)
+    strokes = report.get("strokes", [])
+    right_lines = 0
+    for entry in strokes:
+        line = entry["line"] - 1
+        symbol = symbol_of_line.get(line)
+        want_kind = kinds.get(symbol, "?")
+        got_kind = entry.get("symbol") or kind_of_outcome(entry.get("outcome", ""))
+        ok = got_kind == want_kind
+        if ok:
+            right_lines += 1
+        elif len(problems) < 12:
+            unit = "stroke" if per_stroke else "symbol"
+            problems.append(f"line {line + 1} ({unit} of true symbol {symbol}, a {want_kind}): read as {got_kind}")
+    words_right = sum(1 for s in report["simulations"] if expected.get(s["input"]) == s["accepted"])
+    wrong_words = [s["input"] or "ε" for s in report["simulations"] if expected.get(s["input"]) != s["accepted"]]
+    if wrong_words:
+        problems.append(f"{len(wrong_words)} wrong verdicts, e.g. {wrong_words[:6]}")
+    return {
+        **parts,
+        "lines_right": right_lines,
+        "lines": len(strokes),
+        "words_right": words_right,
+        "words": len(report["simulations"]),
+        # The score of the set: a diagram is right when every word gets its true verdict.
+        "diagram_right": words_right == len(report["simulations"]),
+    }, problems
+
+
+def shuffled_orders(lines, count, seed):
+    generator = random.Random(seed)
+    for _ in range(count):
+        order = list(lines)
+        generator.shuffle(order)
+        yield order
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", required=True)
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--orders", type=int, default=20, help="random symbol orders per diagram")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--only", help="only diagrams whose name contains this")
+    parser.add_argument("--json", action="store_true", help="print one JSON object with every figure")
+    args = parser.parse_args()
+
+    expected_all = json.load(open(os.path.join(args.data, "expected.json")))
+    names = sorted(n[: -len(".ndjson")] for n in expected_all)
+    if args.only:
+        names = [n for n in names if args.only in n]
+    log = sys.stderr if args.json else sys.stdout
+    summary = {"modes": {}, "orders": {}}
+    for mode, folder in (("one symbol per line", "sketches"), ("one stroke per line", "sketches_per_stroke")):
+        print(f"\n== {mode} ({folder}/)", file=log)
+        totals = {"diagrams": 0, "right": 0, "states": 0, "finals": 0, "initial": 0, "transitions": 0,
+                  "lines_right": 0, "lines": 0, "words_right": 0, "words": 0}
+        failing = []
+        for name in names:
+            truth = json.load(open(os.path.join(args.data, "truth", name + ".json")))
+            expected = expected_all[name + ".ndjson"]
+            report = run_recognize(args.binary, os.path.join(args.data, folder, name + ".ndjson"), list(expected))
+            result, problems = score(report, truth, expected, folder == "sketches_per_stroke")
+            totals["diagrams"] += 1
+            totals["right"] += result["diagram_right"]
+            for key in ("states", "finals", "initial", "transitions"):
+                totals[key] += result[key]
+            for key in ("lines_right", "lines", "words_right", "words"):
+                totals[key] += result[key]
+            marks = " ".join(f"{k}:{'ok' if result[k] else 'WRONG'}" for k in ("states", "finals", "initial", "transitions"))
+            verdict = "RIGHT" if result["diagram_right"] else "WRONG"
+            print(f"{name}  {verdict}  {marks}  lines {result['lines_right']}/{result['lines']}"
+                  f"  words {result['words_right']}/{result['words']}", file=log)
+            if not result["diagram_right"]:
+                failing.append(name)
+                for problem in problems:
+                    print(f"    {problem}", file=log)
+        n = totals["diagrams"]
+        print(f"-- {mode}: diagrams fully right {totals['right']}/{n}; states {totals['states']}/{n}, "
+              f"finals {totals['finals']}/{n}, initial {totals['initial']}/{n}, transitions {totals['transitions']}/{n}; "
+              f"lines read as their symbol {totals['lines_right']}/{totals['lines']}; "
+              f"words {totals['words_right']}/{totals['words']}", file=log)
+        summary["modes"][folder] = {**totals, "failing": failing}
+
+    if args.orders > 0:
+        print(f"\n== random symbol orders ({args.orders} per diagram, seed {args.seed}): same automaton as the writer's order", file=log)
+        same_total = verdicts_total = count_total = 0
+        with tempfile.TemporaryDirectory() as scratch:
+            for index, name in enumerate(names):
+                truth = json.load(open(os.path.join(args.data, "truth", name + ".json")))
+                source = os.path.join(args.data, "sketches", name + ".ndjson")
+                words = list(expected_all[name + ".ndjson"])
+                writer_report = run_recognize(args.binary, source, words)
+                writer = canonical(writer_report, truth)
+                writer_verdicts = [s["accepted"] for s in writer_report["simulations"]]
+                lines = [line for line in open(source) if line.strip()]
+                same = same_verdicts = 0
+                for number, order in enumerate(shuffled_orders(lines, args.orders, args.seed * 1000 + index)):
+                    path = os.path.join(scratch, f"{name}-{number}.ndjson")
+                    with open(path, "w") as handle:
+                        handle.writelines(order)
+                    report = run_recognize(args.binary, path, words)
+                    same += canonical(report, truth) == writer
+                    same_verdicts += [s["accepted"] for s in report["simulations"]] == writer_verdicts
+                same_total += same
+                verdicts_total += same_verdicts
+                count_total += args.orders
+                print(f"{name}  same automaton {same}/{args.orders}, same verdicts {same_verdicts}/{args.orders}", file=log)
+        print(f"-- random orders giving the writer's automaton (states, finals, initial, transitions): "
+              f"{same_total}/{count_total} = {same_total / max(count_total, 1):.3f}; "
+              f"the same verdict on every word: {verdicts_total}/{count_total} = {verdicts_total / max(count_total, 1):.3f}", file=log)
+        summary["orders"] = {"same_automaton": same_total, "same_verdicts": verdicts_total, "orders": count_total}
+    if args.json:
+        print(json.dumps(summary, indent=2, sort_keys=True))
+
+
+if __name__ == "__main__":
+    main()
