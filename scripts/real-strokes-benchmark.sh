@@ -5,10 +5,11 @@
 # --strokes`), and prints, per source and overall: circle recall, shaft-and-head arrow recall,
 # line/swipe recall, the share of non-shapes rejected, and the worst-read kinds.
 #
-#   scripts/real-strokes-benchmark.sh [--model FILE] [--writers all|dev|test] [--json] [--misses FILE]
+#   scripts/real-strokes-benchmark.sh [--model FILE] [--writers all|dev|test] [--json] [--misses FILE] [--sweep]
 #
 # Default model: the bundled one. --writers dev/test keeps one fixed half of the writers
-# (choose on dev, report on test). Skipped, with a message and status 0, when the folder is
+# (choose on dev, report on test); --sweep prints the figures for a range of confidence
+# thresholds (`strokekit train --reject-below P`), to choose one. Skipped, with a message and status 0, when the folder is
 # absent. Needs python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,7 +27,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --model) model=(--model "$2"); shift 2 ;;
         --writers|--misses|--worst) score+=("$1" "$2"); shift 2 ;;
-        --json) score+=(--json); shift ;;
+        --json|--sweep) score+=("$1"); shift ;;
         *) echo "real-strokes-benchmark: unknown argument $1" >&2; exit 2 ;;
     esac
 done

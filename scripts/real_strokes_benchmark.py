@@ -6,13 +6,16 @@ recall, the share of non-shapes rejected, and the worst-read kinds.
 Called by scripts/real-strokes-benchmark.sh; standard library only.
 
     real_strokes_benchmark.py CLASSES_JSON [--writers all|dev|test] [--json] [--worst N]
-                                           [--misses FILE]
+                                           [--misses FILE] [--sweep]
 
 A prediction line names its file in "source" ("<path>/mmg.ndjson:12 (...)"), so the source
 dataset is the file's stem. Writers are the first part of "key_id" (a person and, in mmg, a
 device); --writers dev/test keeps one fixed half of them (by CRC-32 of the writer id), so a
 recipe or threshold chosen on one half can be reported on the other, writer-independently.
 --misses FILE writes the key ids of the drawings read wrongly (one "source word key_id" a line).
+--sweep prints, instead, the four figures for confidence thresholds 0.4 ... 0.95 added to the
+model's own rule (as `strokekit train --reject-below P` would store it; the model's class 'none'
+still rejects), to choose the threshold on one half of the writers.
 """
 import argparse
 import json
@@ -56,6 +59,19 @@ def reading(prediction):
     return "rejected" if prediction["rejected"] else prediction["label"]
 
 
+def print_sweep(scored, metrics, writers):
+    print("threshold  " + "  ".join("%20s" % metric for metric in metrics) + "   (%s writers)" % writers)
+    for threshold in [None, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95]:
+        tallies = {metric: [0, 0] for metric in metrics}
+        for group, prediction in scored:
+            if threshold is not None and prediction["confidence"] < threshold:
+                prediction = dict(prediction, rejected=True)
+            tallies[group][0] += is_right(group, prediction)
+            tallies[group][1] += 1
+        print("%-9s  " % ("none" if threshold is None else threshold)
+              + "  ".join("%20s" % ("%.3f" % (right / count) if count else "-") for right, count in tallies.values()))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("classes")
@@ -63,6 +79,7 @@ def main():
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--worst", type=int, default=8)
     parser.add_argument("--misses")
+    parser.add_argument("--sweep", action="store_true")
     arguments = parser.parse_args()
     groups = load_groups(arguments.classes)
 
@@ -72,6 +89,7 @@ def main():
     kinds = {}
     misses = []
     writers = set()
+    scored = []
     for line in sys.stdin:
         if not line.strip():
             continue
@@ -87,6 +105,7 @@ def main():
         if arguments.writers != "all" and writer_half(key_id) != arguments.writers:
             continue
         writers.add(key_id.split("/")[0])
+        scored.append((group, prediction))
         right = is_right(group, prediction)
         for name in (source, "overall"):
             tally = counts.setdefault(name, {}).setdefault(group, [0, 0])
@@ -98,6 +117,10 @@ def main():
         entry[2][reading(prediction)] = entry[2].get(reading(prediction), 0) + 1
         if not right:
             misses.append("%s %s %s" % (source, prediction.get("word"), key_id))
+
+    if arguments.sweep:
+        print_sweep(scored, metrics, arguments.writers)
+        return
 
     if arguments.misses:
         with open(arguments.misses, "w") as handle:

@@ -42,12 +42,14 @@ extension StrokeSynthesizer {
         let shaft = arrowPath(from: start, to: tip, bend: bend, head: .none)
         guard style != .bare else { return [draw(shaft, size: size, startTime: 0)] }
 
-        // Barb length as a fraction of the shaft: log-uniform from a small tick to more than half.
-        let headLength = size * exp(uniform(log(0.08)...log(0.7)))
+        // Barb length as a fraction of the shaft: log-uniform from a small tick to as long as the
+        // shaft; barbs from narrow (11 degrees off the shaft) to wide (54 degrees; a flat head would
+        // be a T on its side).
+        let headLength = size * exp(uniform(log(0.08)...log(1.0)))
         let pointing = normalized(tip - shaft[shaft.count - 4])
         let side: Double = chance(0.5) ? 1 : -1
         func barb(_ sign: Double) -> SIMD2<Double> {
-            tip - rotated(pointing, by: sign * uniform(0.3...0.95)) * headLength * uniform(0.75...1.25)
+            tip - rotated(pointing, by: sign * uniform(0.2...0.95)) * headLength * uniform(0.75...1.25)
         }
         let first = barb(side), second = barb(-side)
         // Where a second stroke comes back to the tip: a little off, as a lifted pen does.

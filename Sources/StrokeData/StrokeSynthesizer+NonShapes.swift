@@ -8,7 +8,7 @@ import StrokeImage
 extension StrokeSynthesizer {
     /// The kinds of non-shape drawing.
     public enum NonShapeKind: String, CaseIterable, Sendable {
-        case letterA, letterB, letterC, letterE, letterL, letterM, letterN, letterR, letterS, letterU, letterV
+        case letterA, letterB, letterC, letterE, letterL, letterM, letterN, letterR, letterS, letterT, letterU, letterV
         case letterW, letterZ
         case digit2, digit3, digit4, digit6, digit7, digit8, digit9
         case checkMark, star, xMark, plusSign, zigZag, scribble, hatching, spiral, coil, lightning
@@ -97,6 +97,14 @@ extension StrokeSynthesizer {
             return ([lines([(-0.4, -0.75), (-0.4, 0.75), (-0.4, -0.3)]) + shoulder], true)
         case .letterS:
             return ([smooth([(0.5, -0.7), (0, -0.95), (-0.5, -0.6), (0, -0.05), (0.5, 0.5), (0, 0.95), (-0.55, 0.7)])], true)
+        case .letterT:
+            // Bar then stem (or stem then bar), or in one stroke down the stem after the bar.
+            let bar = uniform(-0.1...0.1), left = (-0.7, -0.9 + bar), right = (0.7, -0.9 - bar)
+            let top = (uniform(-0.1...0.1), -0.9), foot = (uniform(-0.15...0.15), 0.9)
+            let variant = generator.nextUnit()
+            if variant < 0.6 { return ([lines([left, right]), lines([top, foot])], true) }
+            if variant < 0.8 { return ([lines([top, foot]), lines([left, right])], true) }
+            return ([lines([left, right, top, foot])], true)
         case .letterU:
             let cup = smooth([(-0.5, -0.8), (-0.5, 0.3), (0, 0.8), (0.5, 0.3), (0.5, -0.8)])
             return ([chance(0.4) ? cup + lines([(0.55, 0.8)]) : cup], true)
