@@ -21,7 +21,9 @@ import os
 import random
 import subprocess
 import sys
-import zlib
+
+sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
+from real_strokes_benchmark import writer_half  # noqa: E402  (the same two halves of the writers)
 
 # ---------------------------------------------------------------------------------------------
 # The automata: states on a grid (units of the spacing), finals, the initial state and the side
@@ -59,11 +61,6 @@ def words(alphabet, longest):
 
 # ---------------------------------------------------------------------------------------------
 # Real strokes
-
-def writer_half(key_id):
-    writer = key_id.split("/")[0]
-    return "dev" if zlib.crc32(writer.encode()) % 2 == 0 else "test"
-
 
 def load_real(data_dir, writers):
     """Real circles and shaft-and-head arrows, each a list of strokes [[(x, y), ...], ...]."""
