@@ -16,8 +16,9 @@ extension StrokeSynthesizer {
         let start = worldStart - tilt
         let direction: Double = chance(0.5) ? 1 : -1
         let sweep = 2 * Double.pi * (1 + uniform(overshoot))
-        // `deepHook` of the time the end curls well inside, as people close a circle in a hurry.
-        let endDrift = chance(deepHook) ? uniform(0.22...0.4) : chance(0.5) ? uniform(0.04...0.22) : uniform(-0.05...0.05)
+        // `deepHook` of the time the end curls well inside, as people close a circle in a hurry (no
+        // draw from the generator when zero, so editor circles stay as they were).
+        let endDrift = deepHook > 0 && chance(deepHook) ? uniform(0.22...0.4) : chance(0.5) ? uniform(0.04...0.22) : uniform(-0.05...0.05)
         let startDrift = uniform(-0.04...0.04)
         // A slightly egg-shaped, not perfectly elliptical, outline.
         let lumpPhase = uniform(0...(2 * .pi)), lump = uniform(0...0.05)
