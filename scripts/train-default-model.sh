@@ -13,8 +13,12 @@ swift build -c release --product strokekit >&2
 
 # The recipe: the thesis's network, real images augmented every epoch, plus synthetic
 # strokes rendered by StrokeKit's rasterizer (so strokes from any device look familiar)
-# and synthetic non-shapes as a reject class 'none'.
-recipe=(--epochs 30 --seed 0 --augment --synthetic 600 --negatives 600 --precision fp16)
+# and synthetic non-shapes as a reject class 'none'; a cosine learning-rate schedule so the
+# best epoch is a settled one. --reject-below 0.5 was chosen on the dev half of the
+# real-strokes writers (`scripts/real-strokes-benchmark.sh --model FILE --writers dev --sweep`):
+# the largest threshold that costs no shape recall there more than half a point.
+recipe=(--epochs 30 --seed 0 --augment --synthetic 900 --negatives 2400 --lr-schedule cosine
+        --reject-below 0.5 --precision fp16)
 
 model=Sources/StrokeKit/Resources/automata-shapes.safetensors
 "$strokekit" train --data "$dataset" "${recipe[@]}" --output "$model" --json \

@@ -8,12 +8,13 @@ import StrokeImage
 extension StrokeSynthesizer {
     /// The kinds of non-shape drawing.
     public enum NonShapeKind: String, CaseIterable, Sendable {
-        case letterA, letterB, letterC, letterE, letterL, letterM, letterN, letterR, letterS, letterU, letterV
+        case letterA, letterB, letterC, letterE, letterL, letterM, letterN, letterR, letterS, letterT, letterU, letterV
         case letterW, letterZ
         case digit2, digit3, digit4, digit6, digit7, digit8, digit9
         case checkMark, star, xMark, plusSign, zigZag, scribble, hatching, spiral, coil, lightning
         case square, triangle, polygon, bracket, curlyBrace, questionMark, wavyLine, heart, infinity
         case cloud, rose, dot
+        case letterD, letterP, musicNote, creature, blockArrow, squareWave
     }
 
     /// A random drawing of `kind` (one or more strokes, timed one after another), with random
@@ -41,10 +42,23 @@ extension StrokeSynthesizer {
         return drawSequence(placed, size: size)
     }
 
-    /// A non-shape of a uniformly chosen kind.
+    /// The near misses, drawn three times as often as other kinds: closed or round figures
+    /// beside the circle (a heart, a "D", a cloud, a spiral, a note, a rectangle), a figure with
+    /// a dome and legs beside the arch-shaped self-loop, and an outlined block arrow.
+    public static let nearMisses: Set<NonShapeKind> = [
+        .heart, .letterD, .letterP, .cloud, .spiral, .musicNote, .creature, .blockArrow, .square,
+    ]
+
+    /// A non-shape of a random kind, near misses (`nearMisses`) three times as often as others.
     public mutating func randomNonShape() -> (kind: NonShapeKind, strokes: [Stroke]) {
         let kinds = NonShapeKind.allCases
-        let kind = kinds[index(below: kinds.count)]
+        let weights = kinds.map { Self.nearMisses.contains($0) ? 3.0 : 1.0 }
+        var draw = generator.nextUnit() * weights.reduce(0, +)
+        var kind = kinds[kinds.count - 1]
+        for (candidate, weight) in zip(kinds, weights) {
+            draw -= weight
+            if draw < 0 { kind = candidate; break }
+        }
         return (kind, nonShape(kind))
     }
 
@@ -83,6 +97,14 @@ extension StrokeSynthesizer {
             return ([lines([(-0.4, -0.75), (-0.4, 0.75), (-0.4, -0.3)]) + shoulder], true)
         case .letterS:
             return ([smooth([(0.5, -0.7), (0, -0.95), (-0.5, -0.6), (0, -0.05), (0.5, 0.5), (0, 0.95), (-0.55, 0.7)])], true)
+        case .letterT:
+            // Bar then stem (or stem then bar), or in one stroke down the stem after the bar.
+            let bar = uniform(-0.1...0.1), left = (-0.7, -0.9 + bar), right = (0.7, -0.9 - bar)
+            let top = (uniform(-0.1...0.1), -0.9), foot = (uniform(-0.15...0.15), 0.9)
+            let variant = generator.nextUnit()
+            if variant < 0.6 { return ([lines([left, right]), lines([top, foot])], true) }
+            if variant < 0.8 { return ([lines([top, foot]), lines([left, right])], true) }
+            return ([lines([left, right, top, foot])], true)
         case .letterU:
             let cup = smooth([(-0.5, -0.8), (-0.5, 0.3), (0, 0.8), (0.5, 0.3), (0.5, -0.8)])
             return ([chance(0.4) ? cup + lines([(0.55, 0.8)]) : cup], true)
@@ -136,8 +158,9 @@ extension StrokeSynthesizer {
             }
             return ([lines(corners)], false)
         case .scribble:
-            let count = 7 + index(below: 9)
-            return ([smooth((0..<count).map { _ in (uniform(-1...1), uniform(-1...1)) })], false)
+            // Loops of any proportions: as wide as tall, or a tall narrow tangle (a clef).
+            let count = 7 + index(below: 9), width = chance(0.6) ? 1 : uniform(0.25...0.6)
+            return ([smooth((0..<count).map { _ in (width * uniform(-1...1), uniform(-1...1)) })], false)
         case .hatching:
             let count = 4 + index(below: 5), lean = uniform(-0.4...0.4)
             let corners = (0..<count).map { step -> (Double, Double) in
@@ -156,7 +179,9 @@ extension StrokeSynthesizer {
                 return SIMD2(0.35 * t - radius * sin(t), -radius * cos(t))
             }], true)
         case .square:
-            let corners: [(Double, Double)] = [(-1, -1), (1, -1), (1, 1), (-1, 1)]
+            // Squares and rectangles up to three times as wide as tall.
+            let height = chance(0.5) ? 1 : uniform(0.33...1)
+            let corners: [(Double, Double)] = [(-1, -height), (1, -height), (1, height), (-1, height)]
             let first = index(below: 4)
             return ([lines((0...4).map { corners[(first + $0) % 4] })], false)
         case .triangle:
@@ -168,7 +193,8 @@ extension StrokeSynthesizer {
             if chance(0.5) {
                 return ([lines([(0.3 * side, -1), (-0.3 * side, -1), (-0.3 * side, 1), (0.3 * side, 1)])], true)
             }
-            let sweep = uniform(1.4...2.2)
+            // Deeper than a bowed line or swipe (sagitta above about a seventh of the chord).
+            let sweep = uniform(2.0...2.8)
             let arc = ellipseArc(radii: SIMD2(0.5, 1), from: Double.pi - sweep / 2, sweep: sweep)
             return ([arc.map { SIMD2($0.x * side, $0.y) }], true)
         case .curlyBrace:
@@ -184,8 +210,35 @@ extension StrokeSynthesizer {
                 return SIMD2(x, amplitude * sin(Double.pi * periods * x + phase))
             }], false)
         case .heart:
-            let left = smooth([(0, -0.4), (-0.5, -0.85), (-0.95, -0.4), (-0.5, 0.3), (0, 0.85)])
-            return ([left + smooth([(0, 0.85), (0.5, 0.3), (0.95, -0.4), (0.5, -0.85), (0, -0.4)])], true)
+            // Any way up: a heart turned over is an arch with a hook inside, a near miss for the
+            // self-loop, and other devices' y axes may point up (the real-strokes EDS hearts do).
+            // Lobes of uneven size, a cusp from deep to barely there, the point off-centre; one
+            // stroke from the cusp (either way round) or from the point, or two halves.
+            let cusp = uniform(-0.6...(-0.15)), point = SIMD2(uniform(-0.15...0.15), uniform(0.75...1))
+            let leftLobe = uniform(0.75...1.1), rightLobe = uniform(0.75...1.1)
+            // Lobes that taper into the point, or round lobes whose sides drop almost straight down.
+            let (upper, side, lower) = chance(0.5) ? ((0.45, -0.9), (0.95, -0.45), (0.55, 0.25))
+                : ((0.5, -1), (0.95, -0.55), (0.8, 0.2))
+            let left = smooth([(0, cusp), (-upper.0 * leftLobe, upper.1), (-side.0 * leftLobe, side.1),
+                               (-lower.0 * leftLobe, lower.1), (point.x, point.y)])
+            let right = smooth([(point.x, point.y), (lower.0 * rightLobe, lower.1), (side.0 * rightLobe, side.1),
+                                (upper.0 * rightLobe, upper.1), (0, cusp)])
+            if chance(0.5) {
+                // The textbook heart curve (round lobes, sides running straight into the point),
+                // from the cusp either way round, stretched up to half again as tall.
+                let stretch = uniform(1...1.5), direction: Double = chance(0.5) ? 1 : -1
+                let curve = (0...120).map { step -> SIMD2<Double> in
+                    let t = direction * 2 * Double.pi * Double(step) / 120
+                    let x = 16 * pow(sin(t), 3)
+                    let y = -(13 * cos(t) - 5 * cos(2 * t) - 2 * cos(3 * t) - cos(4 * t))
+                    return SIMD2(x, y * stretch) / 16
+                }
+                return ([curve], false)
+            }
+            let variant = generator.nextUnit()
+            if variant < 0.15 { return ([left, right.reversed()], false) }
+            if variant < 0.3 { return ([Array(right + left)], false) }  // from the point
+            return ([chance(0.5) ? left + right : (left + right).reversed()], false)
         case .infinity:
             let start = uniform(0...(2 * .pi))
             return ([(0...120).map { step in
@@ -212,6 +265,59 @@ extension StrokeSynthesizer {
             }], false)
         case .dot:
             return ([smooth([(0, 0), (0.5, 0.3), (0.1, 0.8), (-0.4, 0.2)])], false)
+        case .letterD:
+            let stem = lines([(-0.5, -1), (-0.5, 1)])
+            let bowl = smooth([(-0.5, -1), (0.2, -0.85), (0.6, -0.2), (0.5, 0.5), (0, 0.95), (-0.5, 1)])
+            return (chance(0.6) ? [stem, bowl] : [stem.reversed() + bowl], true)
+        case .letterP:
+            let stem = lines([(-0.45, 1), (-0.45, -1)])
+            let bowl = smooth([(-0.45, -1), (0.2, -0.95), (0.5, -0.55), (0.2, -0.1), (-0.45, -0.05)])
+            return (chance(0.5) ? [stem, bowl] : [stem + bowl], true)
+        case .musicNote:
+            // A half note: a small tilted oval with a stem, drawn in one or two strokes.
+            let width = uniform(0.35...0.55), side: Double = chance(0.8) ? 1 : -1
+            let oval = (0...60).map { step -> SIMD2<Double> in
+                let angle = Double.pi / 2 + 2 * Double.pi * 1.05 * Double(step) / 60
+                return rotated(SIMD2(width * cos(angle), width * 0.6 * sin(angle)), by: -0.4) + SIMD2(0, 0.7)
+            }
+            let stemBottom = (0.95 * width * side, 0.6)
+            let stem = lines([stemBottom, (stemBottom.0, -1)])
+            return (chance(0.5) ? [oval, stem] : [oval + stem], true)
+        case .blockArrow:
+            // An outlined (hollow) arrow: a bar and a triangular head, one closed polygon.
+            let bar = uniform(0.12...0.3), head = uniform(0.35...0.6), neck = uniform(0.1...0.6)
+            let outline = lines([(-1, -bar), (neck, -bar), (neck, -head), (1, 0), (neck, head), (neck, bar),
+                                 (-1, bar), (-1, -bar)])
+            return ([chance(0.5) ? outline : outline.reversed()], false)
+        case .squareWave:
+            // Steps up and down with square corners, as a clock signal or a crenellation.
+            let steps = 1 + index(below: 3), height = uniform(0.3...0.8)
+            var corners: [(Double, Double)] = [(-1, height / 2)]
+            for step in 0..<steps {
+                let x0 = -1 + 2 * Double(step) / Double(steps), x1 = -1 + 2 * (Double(step) + 0.5) / Double(steps)
+                corners += [(x0 + 0.2 / Double(steps), height / 2), (x0 + 0.2 / Double(steps), -height / 2),
+                            (x1 + 0.2 / Double(steps), -height / 2), (x1 + 0.2 / Double(steps), height / 2)]
+            }
+            corners.append((1, height / 2))
+            return ([lines(corners)], true)
+        case .creature:
+            // A dome (head and back) on two to four legs, in one stroke, as a cat or a table is drawn;
+            // any way up, as hearts.
+            let legs = 2 + index(below: 3), legLength = uniform(0.35...0.8), dome = uniform(0.5...1)
+            var outline = smooth([(-0.9, 0.1), (-0.85, 0.1 - dome * 0.6), (-0.3, -dome), (0.4, -dome * 0.9),
+                                  (0.9, 0.1 - dome * 0.5), (0.9, 0.1)])
+            // Legs from right to left along the belly: boxes (down, across, up) or pointed teeth.
+            let width = uniform(0.12...0.35), pointed = chance(0.5)
+            var corners: [(Double, Double)] = []
+            for leg in 0..<legs {
+                let right = 0.9 - (1.8 - width) * Double(leg) / Double(legs - 1)
+                let bottom = 0.1 + legLength * uniform(0.8...1.1)
+                corners += pointed ? [(right, 0.1), (right - width / 2, bottom), (right - width, 0.1)]
+                    : [(right, 0.1), (right, bottom), (right - width, bottom), (right - width, 0.1)]
+            }
+            outline += lines(corners)
+            outline.append(outline[0])
+            return ([outline], false)
         }
     }
 

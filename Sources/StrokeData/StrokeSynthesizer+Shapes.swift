@@ -1,30 +1,62 @@
 import Foundation
+import StrokeImage
 
 /// Ideal paths (before the pen model) of the three shape classes.
 extension StrokeSynthesizer {
     /// An ellipse drawn once around from a random start, with overshoot or gap at the close.
     /// The end often drifts inward or outward, as the small hook where real circles close.
+    /// `spread` grows (or shrinks) the radius steadily along the stroke, so that a second turn
+    /// runs beside the first instead of on it.
     mutating func circlePath(
-        center: SIMD2<Double>, radii: SIMD2<Double>, tilt: Double, overshoot: ClosedRange<Double>
+        center: SIMD2<Double>, radii: SIMD2<Double>, tilt: Double, overshoot: ClosedRange<Double>,
+        spread: Double = 0, startAnywhere: Double = 0.35, deepHook: Double = 0
     ) -> [SIMD2<Double>] {
         // Most of the dataset's circles start near the top; the rest anywhere.
-        let worldStart = chance(0.65) ? -Double.pi / 2 + uniform(-0.7...0.7) : uniform(0...(2 * .pi))
+        let worldStart = chance(1 - startAnywhere) ? -Double.pi / 2 + uniform(-0.7...0.7) : uniform(0...(2 * .pi))
         let start = worldStart - tilt
         let direction: Double = chance(0.5) ? 1 : -1
         let sweep = 2 * Double.pi * (1 + uniform(overshoot))
-        let endDrift = chance(0.5) ? uniform(0.04...0.22) : uniform(-0.05...0.05)
+        // `deepHook` of the time the end curls well inside, as people close a circle in a hurry (no
+        // draw from the generator when zero, so editor circles stay as they were).
+        let endDrift = deepHook > 0 && chance(deepHook) ? uniform(0.22...0.4) : chance(0.5) ? uniform(0.04...0.22) : uniform(-0.05...0.05)
         let startDrift = uniform(-0.04...0.04)
         // A slightly egg-shaped, not perfectly elliptical, outline.
         let lumpPhase = uniform(0...(2 * .pi)), lump = uniform(0...0.05)
-        let count = 160
+        let count = sweep > 2.5 * .pi ? Int(160 * sweep / (2 * .pi)) : 160  // keep a second turn as dense
         return (0...count).map { step in
             let t = Double(step) / Double(count)
             let theta = start + direction * sweep * t
-            let radial = 1 - endDrift * smoothstep((t - 0.85) / 0.15) + startDrift * (1 - smoothstep(t / 0.08))
+            let radial = 1 + spread * (t - 0.5) - endDrift * smoothstep((t - 0.85) / 0.15) + startDrift * (1 - smoothstep(t / 0.08))
                 + lump * sin(2 * theta + lumpPhase)
             let local = SIMD2(radii.x * cos(theta), radii.y * sin(theta)) * radial
             return center + rotated(local, by: tilt)
         }
+    }
+
+    /// A free-standing circle closed the ways people close one: ends that meet, overlap or leave
+    /// a gap, now and then a second turn beside the first; round or elliptical, tilted mostly
+    /// as the dataset's, started anywhere, in either direction.
+    mutating func handDrawnCircle(center: SIMD2<Double>, size: Double) -> Stroke {
+        let ratio = chance(0.85) ? uniform(style.ellipseRatio) : uniform(0.45...style.ellipseRatio.lowerBound)
+        let radii = SIMD2(size / 2, size / 2 * ratio)
+        let closure = generator.nextUnit()
+        var spread = 0.0
+        let overshoot: ClosedRange<Double>
+        if closure < 0.55 {
+            overshoot = style.overshoot
+        } else if closure < 0.75 {
+            overshoot = 0.12...0.3  // the end runs on past the start
+        } else if closure < 0.9 {
+            overshoot = -0.08...(-0.03)  // a gap
+        } else {
+            overshoot = 0.7...1.1  // a second turn, beside the first
+            spread = uniform(0.04...0.15) * (chance(0.5) ? 1 : -1)
+        }
+        // Other devices' circles lean any way more often than the dataset's.
+        let tilt = chance(0.7) ? circleTilt() : uniform(0...(2 * .pi))
+        let path = circlePath(center: center, radii: radii, tilt: tilt, overshoot: overshoot,
+                              spread: spread, startAnywhere: 0.5, deepHook: 0.1)
+        return draw(path, size: size, startTime: 0)
     }
 
     /// A shaft from `start` to `tip` (a quadratic curve when `bend` is not zero), then the head.

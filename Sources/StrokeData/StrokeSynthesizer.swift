@@ -143,25 +143,16 @@ public struct StrokeSynthesizer {
     // MARK: - Free-standing shapes, for training data
 
     /// A random drawing of `kind`, with size, position, rotation and hand varying as they do in
-    /// the automata-shapes dataset. Always one stroke.
+    /// the automata-shapes dataset and in real strokes from other devices. Circles and self-loops
+    /// are one stroke; an arrow's head may be one or two more (see `handDrawnArrow`).
     public mutating func shape(_ kind: ShapeKind) -> [Stroke] {
         let size = randomSize()
         let center = randomCenter()
         switch kind {
         case .circle:
-            let ratio = uniform(style.ellipseRatio)
-            let radii = SIMD2(size / 2, size / 2 * ratio)
-            let path = circlePath(center: center, radii: radii, tilt: circleTilt(), overshoot: style.overshoot)
-            return [draw(path, size: size, startTime: 0)]
+            return [handDrawnCircle(center: center, size: size)]
         case .arrow:
-            // Half of the dataset's arrows are drawn along an axis (left-right or up-down).
-            let direction = chance(0.5)
-                ? Double(index(below: 4)) * .pi / 2 + uniform(-0.12...0.12) : uniform(0...(2 * .pi))
-            let half = size / 2 * SIMD2(cos(direction), sin(direction))
-            // Most of the dataset's arrows are straight; a few bow a little.
-            let bend = chance(0.75) ? uniform(-0.03...0.03) : uniform(0.03...0.1) * (chance(0.5) ? 1 : -1)
-            let head: ArrowHead = chance(0.85) ? .open : .none
-            return [draw(arrowPath(from: center - half, to: center + half, bend: bend, head: head), size: size, startTime: 0)]
+            return handDrawnArrow(center: center, size: size)
         case .cycle:
             // Two families in the dataset: a round curl that ends inside itself (two in three),
             // and a wide arch over the state.
