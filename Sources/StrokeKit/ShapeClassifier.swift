@@ -26,9 +26,9 @@ import StrokeTensor
 public final class ShapeClassifier: StrokeClassifying, @unchecked Sendable {
     /// File name of the model shipped with StrokeKit (in `Sources/StrokeKit/Resources`).
     public static let bundledModelName = "automata-shapes.safetensors"
-    /// Largest number of images run through the network at once by the batch calls.
-    /// Measured per-image time is flat from 8 to 32 and worse at 64, whose work buffers
-    /// (the conv2 im2col alone is 7 MB) no longer fit in cache.
+    /// Largest number of images handed to the fast path at once by the batch calls (which
+    /// bounds the rasterized-stroke buffer); the fast path itself runs them in chunks of
+    /// `InferenceEngine.chunkSize`, so cache use does not grow with this number.
     public static let maximumBatch = 16
 
     /// The model file's metadata.
