@@ -23,23 +23,10 @@ if [ ! -d "$dataset" ]; then
     exit 0
 fi
 
-venv=.venv-check-exports
-requirements=scripts/check-exports-requirements.txt
-if ! cmp -s "$requirements" "$venv/installed-requirements.txt" 2>/dev/null; then
-    if ! python3 - <<'PY' 2>/dev/null
-import urllib.request
-urllib.request.urlopen("https://pypi.org/simple/onnx/", timeout=15)
-PY
-    then
-        echo "check-exports: skipped: PyPI (https://pypi.org) is unreachable, cannot install $requirements" >&2
-        exit 0
-    fi
-    echo "check-exports: installing $requirements into $venv" >&2
-    rm -rf "$venv"
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install -q --disable-pip-version-check -r "$requirements"
-    cp "$requirements" "$venv/installed-requirements.txt"
-fi
+# shellcheck source=scripts/export-venv.sh
+source scripts/export-venv.sh
+ensure_export_venv check-exports || exit 0
+venv=$export_venv
 
 echo "check-exports: building the release CLI" >&2
 swift build -c release --product strokekit >&2

@@ -10,8 +10,8 @@ import StrokeTensor
 ///     let result = try classifier.classify(image)      // a 28x28 white-on-black GrayImage
 ///     if !result.isRejected { print(result.label, result.confidence) }
 ///
-/// Thread-safe: share one classifier. Each call borrows a network replica (its own
-/// activations and work buffers) from a pool guarded by a lock, and returns it; the pool
+/// Thread-safe: share one classifier. Each call borrows a replica of the network's fast
+/// inference path (`InferenceEngine`: its own work buffers) from a pool guarded by a lock, and returns it; the pool
 /// grows to the number of concurrent callers. After a replica's first use, classifying one
 /// image allocates no work buffers, only the returned `Classification`.
 ///
@@ -26,9 +26,9 @@ import StrokeTensor
 public final class ShapeClassifier: StrokeClassifying, @unchecked Sendable {
     /// File name of the model shipped with StrokeKit (in `Sources/StrokeKit/Resources`).
     public static let bundledModelName = "automata-shapes.safetensors"
-    /// Largest number of images run through the network at once by the batch calls.
-    /// Measured per-image time is flat from 8 to 32 and worse at 64, whose work buffers
-    /// (the conv2 im2col alone is 7 MB) no longer fit in cache.
+    /// Largest number of images handed to the fast path at once by the batch calls (which
+    /// bounds the rasterized-stroke buffer); the fast path itself runs them in chunks of
+    /// `InferenceEngine.chunkSize`, so cache use does not grow with this number.
     public static let maximumBatch = 16
 
     /// The model file's metadata.
@@ -85,7 +85,7 @@ public final class ShapeClassifier: StrokeClassifying, @unchecked Sendable {
     public func classify(_ image: GrayImage) throws -> Classification {
         try checkSize(of: image, index: nil)
         return withReplica(forSingleImages: true) { replica in
-            replica.network.forward(batch: 1, training: false) { ModelInput.fill(image, into: $0) }
+            replica.engine.forward(batch: 1) { ModelInput.fill(image, into: $0) }
             return replica.classification(ofRow: 0, rule: rejectRule, classes: classes)
         }
     }
@@ -96,7 +96,7 @@ public final class ShapeClassifier: StrokeClassifying, @unchecked Sendable {
         for (index, image) in images.enumerated() { try checkSize(of: image, index: index) }
         return runBatches(count: images.count) { replica, range in
             let imageSize = ModelInput.side * ModelInput.side
-            replica.network.forward(batch: range.count, training: false) { buffer in
+            replica.engine.forward(batch: range.count) { buffer in
                 for (offset, index) in range.enumerated() { ModelInput.fill(images[index], into: buffer + offset * imageSize) }
             }
         }
@@ -109,7 +109,7 @@ public final class ShapeClassifier: StrokeClassifying, @unchecked Sendable {
         try withReplica(forSingleImages: true) { replica in
             let pixels = replica.strokePixels(0)
             modelRasterizer.rasterize(strokes, into: pixels)
-            replica.network.forward(batch: 1, training: false) { ModelInput.fill(pixels: UnsafeBufferPointer(pixels), into: $0) }
+            replica.engine.forward(batch: 1) { ModelInput.fill(pixels: UnsafeBufferPointer(pixels), into: $0) }
             return replica.classification(ofRow: 0, rule: rejectRule, classes: classes)
         }
     }
@@ -119,7 +119,7 @@ public final class ShapeClassifier: StrokeClassifying, @unchecked Sendable {
         try runBatches(count: drawings.count) { replica, range in
             let imageSize = ModelInput.side * ModelInput.side
             for (offset, index) in range.enumerated() { modelRasterizer.rasterize(drawings[index], into: replica.strokePixels(offset)) }
-            replica.network.forward(batch: range.count, training: false) { buffer in
+            replica.engine.forward(batch: range.count) { buffer in
                 for offset in 0..<range.count {
                     ModelInput.fill(pixels: UnsafeBufferPointer(replica.strokePixels(offset)), into: buffer + offset * imageSize)
                 }
@@ -170,12 +170,10 @@ public final class ShapeClassifier: StrokeClassifying, @unchecked Sendable {
         return try body(replica)
     }
 
-    /// A fresh network with the prototype's parameters. Reading the prototype concurrently is
-    /// safe: nothing writes it after `init`.
+    /// A fresh fast-path engine planned from the prototype's parameters. Reading the
+    /// prototype concurrently is safe: nothing writes it after `init`.
     private func makeReplica() -> Replica {
-        let network = Self.makeNetwork(like: prototype)
-        network.copyParameters(from: prototype)
-        return Replica(network: network)
+        Replica(engine: InferenceEngine(network: prototype))
     }
 
     private static func makeNetwork(like network: Network) -> Network {
@@ -189,17 +187,18 @@ public final class ShapeClassifier: StrokeClassifying, @unchecked Sendable {
     }
 }
 
-/// One network replica and its scratch buffers, used by one call at a time.
+/// One inference engine (the network's fast path, `InferenceEngine`) and its scratch
+/// buffers, used by one call at a time.
 private final class Replica {
-    let network: Network
+    let engine: InferenceEngine
     /// Softmax of one row of logits.
     private let probabilities: UnsafeMutableBufferPointer<Float>
     /// Rasterized strokes, up to `maximumBatch` 8-bit images; allocated on first use.
     private var strokeImages: UnsafeMutableBufferPointer<UInt8>?
 
-    init(network: Network) {
-        self.network = network
-        probabilities = .allocate(capacity: network.classCount)
+    init(engine: InferenceEngine) {
+        self.engine = engine
+        probabilities = .allocate(capacity: engine.classCount)
         probabilities.initialize(repeating: 0)
     }
 
@@ -221,8 +220,8 @@ private final class Replica {
 
     /// Softmax of the last forward pass's logits in `row`, then the reject rule.
     func classification(ofRow row: Int, rule: RejectRule, classes: [String]) -> Classification {
-        let classCount = network.classCount
-        network.withLogits { logits in
+        let classCount = engine.classCount
+        engine.withLogits { logits in
             Softmax.probabilities(
                 of: UnsafeBufferPointer(rebasing: logits[(row * classCount)..<((row + 1) * classCount)]),
                 into: probabilities)

@@ -13,10 +13,12 @@ import StrokeSupport
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Measure sgemm peak, training throughput and inference latency on this machine.",
+        abstract: "Measure sgemm peak, training throughput, inference latency and batch throughput on this machine.",
         discussion: """
             Build with `swift build -c release` first: debug builds are not representative.
-            Training uses synthetic 28x28 images, so no dataset is needed.
+            Training uses synthetic 28x28 images, so no dataset is needed. Before any inference
+            timing, the fast path's logits are checked against the reference path's (within
+            1e-5) on the benchmark's inputs; a mismatch is an error.
             """)
 
     @Flag(help: "Print one JSON object instead of a table.")
@@ -28,37 +30,68 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Training worker threads (data parallel, one BLAS thread each).")
     var workers = min(2, ProcessInfo.processInfo.activeProcessorCount)
 
+    @Option(help: "Model file for the inference figures (default: the thesis network with seeded random weights).")
+    var model: String?
+
+    @Option(help: "Raw 8-bit 28x28 images, one after another, for the inference figures (default: 256 seeded random blobs).")
+    var inputs: String?
+
+    @Flag(help: "Only the inference figures (no sgemm reference, no training).")
+    var inferenceOnly = false
+
     func run() throws {
+        let classifier = try benchmarkClassifier()
+        let images = try benchmarkImages()
+        let check = try checkFastPath(classifier: classifier, images: images)
+        let inference = try measureInferenceLatency(classifier: classifier, image: images[0])
+        let batch = try measureBatchThroughput(classifier: classifier, images: images)
+        let inferenceObject: [String: Any] = [
+            "fast_path_max_difference": Double(check),
+            "infer_p50_us": round2(inference.p50),
+            "infer_p99_us": round2(inference.p99),
+            "batch": images.count,
+            "batch_images_per_second_1_thread": round2(batch.oneThread),
+            "batch_images_per_second_all_cores": round2(batch.allCores),
+            "threads_all_cores": ProcessInfo.processInfo.activeProcessorCount,
+        ]
+        if inferenceOnly {
+            if json { try printJSON(inferenceObject) } else { printInference(check: check, inference: inference, batch: batch, count: images.count) }
+            return
+        }
         let (training, sgemm) = try measureTrainingAndReference()
-        let inference = try measureInferenceLatency()
-        let stroke = try measureStrokeLatency()
-        let strokesPerSecond = try measureStrokeThroughput()
+        let stroke = try measureStrokeLatency(classifier: classifier)
+        let strokesPerSecond = try measureStrokeThroughput(classifier: classifier)
         let efficiency = training.gflops / sgemm
         if json {
-            let object: [String: Any] = [
+            let object: [String: Any] = inferenceObject.merging([
                 "sgemm_gflops": round2(sgemm),
                 "train_images_per_second": round2(training.imagesPerSecond),
                 "train_gflops": round2(training.gflops),
                 "train_efficiency": round2(efficiency * 100) / 100,
-                "infer_p50_us": round2(inference.p50),
-                "infer_p99_us": round2(inference.p99),
                 "stroke_p50_us": round2(stroke.p50),
                 "stroke_p99_us": round2(stroke.p99),
                 "strokes_per_second": round2(strokesPerSecond),
-            ]
+            ]) { first, _ in first }
             try printJSON(object)
         } else {
             print("sgemm reference (1024x1024x1024, \(workers) threads, median of calls between epochs): \(format(sgemm)) GFLOP/s")
             print("training, default net, batch 32, \(workers) workers, median epoch: \(format(training.imagesPerSecond)) images/s, "
                   + "\(format(training.gflops)) GFLOP/s = \(format(efficiency * 100))% of sgemm")
-            print("inference, 1 image, 1 thread: p50 \(format(inference.p50)) µs, p99 \(format(inference.p99)) µs")
+            printInference(check: check, inference: inference, batch: batch, count: images.count)
             print("stroke of 60 points, rasterize + classify, 1 thread: p50 \(format(stroke.p50)) µs, "
                   + "p99 \(format(stroke.p99)) µs")
             print("strokes/s, \(ProcessInfo.processInfo.activeProcessorCount) threads: \(format(strokesPerSecond))")
         }
     }
 
-    /// Best of several 1024³ sgemm calls with `threads` BLAS threads.
+    func printInference(check: Float, inference: (p50: Double, p99: Double),
+                        batch: (oneThread: Double, allCores: Double), count: Int) {
+        print("fast path vs reference path, \(count) images: max |logit difference| \(check) (limit 1e-5)")
+        print("inference, 1 image, 1 thread: p50 \(format(inference.p50)) µs, p99 \(format(inference.p99)) µs")
+        print("inference, batch \(count), 1 thread: \(format(batch.oneThread)) images/s; "
+              + "\(ProcessInfo.processInfo.activeProcessorCount) threads: \(format(batch.allCores)) images/s")
+    }
+
     /// GFLOP/s of one 1024³ sgemm call with `threads` BLAS threads.
     func sgemmRate(threads: Int, a: [Float], b: [Float], c: inout [Float]) -> Double {
         let size = 1024
@@ -113,13 +146,100 @@ struct BenchCommand: ParsableCommand {
             : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 
-    /// A classifier with the default architecture and seeded random weights (latency does
-    /// not depend on the weights' values).
-    func benchmarkClassifier() throws -> ShapeClassifier {
+    /// The `--model` file's network, or the default architecture with seeded random weights
+    /// (latency does not depend on the weights' values).
+    func benchmarkNetwork() throws -> (Network, ModelMetadata) {
+        if let model {
+            let trained = try TrainedModel.load(contentsOf: URL(fileURLWithPath: model))
+            return (trained.network, trained.metadata)
+        }
         let network = try Network(architecture: .default, classCount: 3)
         network.initializeParameters(seed: 2)
-        let metadata = ModelMetadata(classes: ["arrow", "circle", "cycle"], architecture: ArchitectureSpec.default.description)
+        return (network, ModelMetadata(classes: ["arrow", "circle", "cycle"], architecture: ArchitectureSpec.default.description))
+    }
+
+    func benchmarkClassifier() throws -> ShapeClassifier {
+        let (network, metadata) = try benchmarkNetwork()
         return ShapeClassifier(model: TrainedModel(network: network, metadata: metadata))
+    }
+
+    /// The `--inputs` images, or 256 seeded blobs of random ink.
+    func benchmarkImages() throws -> [GrayImage] {
+        let side = ModelInput.side, size = side * side
+        guard let inputs else {
+            var generator = SeededGenerator(seed: 3)
+            return (0..<256).map { _ in
+                GrayImage(width: side, height: side, pixels: (0..<size).map { _ in generator.nextUnit() < 0.15 ? 255 : 0 })
+            }
+        }
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: inputs)))
+        guard !bytes.isEmpty, bytes.count % size == 0 else {
+            throw CLIError("\(inputs): expected a whole number of \(side)x\(side) 8-bit images (\(size) bytes each), got \(bytes.count) bytes")
+        }
+        return (0..<(bytes.count / size)).map { GrayImage(width: side, height: side, pixels: Array(bytes[($0 * size)..<(($0 + 1) * size)])) }
+    }
+
+    /// The benchmark inputs as the network sees them, NCHW floats (through `ModelInput`).
+    func inputFloats(_ images: [GrayImage]) -> [Float] {
+        let size = ModelInput.side * ModelInput.side
+        var floats = [Float](repeating: 0, count: images.count * size)
+        floats.withUnsafeMutableBufferPointer { buffer in
+            for (index, image) in images.enumerated() { ModelInput.fill(image, into: buffer.baseAddress! + index * size) }
+        }
+        return floats
+    }
+
+    /// Largest |fast - reference| logit over the benchmark images: the fast path
+    /// (`InferenceEngine`, batched, and one image at a time) against `Network.forward`.
+    /// Throws when it exceeds 1e-5.
+    func checkFastPath(classifier: ShapeClassifier, images: [GrayImage]) throws -> Float {
+        let (network, _) = try benchmarkNetwork()
+        let floats = inputFloats(images)
+        let side = ModelInput.side
+        let reference = network.forward(Tensor(shape: [images.count, 1, side, side], values: floats), training: false)
+        let engine = InferenceEngine(network: network)
+        var largest: Float = 0
+        floats.withUnsafeBufferPointer { engine.forward(batch: images.count, images: $0.baseAddress!) }
+        engine.withLogits { fast in largest = zip(fast, reference.values).map { abs($0 - $1) }.max() ?? 0 }
+        let classCount = network.classCount
+        for index in images.indices {
+            floats.withUnsafeBufferPointer { engine.forward(batch: 1, images: $0.baseAddress! + index * side * side) }
+            engine.withLogits { fast in
+                for k in 0..<classCount { largest = max(largest, abs(fast[k] - reference.values[index * classCount + k])) }
+            }
+        }
+        guard largest <= 1e-5 else {
+            throw CLIError("fast inference path disagrees with the reference path: max |logit difference| \(largest) > 1e-5")
+        }
+        return largest
+    }
+
+    /// Images per second through the fast path on the whole benchmark batch: one thread,
+    /// then every core (the batch split evenly, one engine and one BLAS thread per core).
+    /// Each figure is the median of 15 timed runs after 3 warm-ups.
+    func measureBatchThroughput(classifier: ShapeClassifier, images: [GrayImage]) throws -> (oneThread: Double, allCores: Double) {
+        let (network, _) = try benchmarkNetwork()
+        let floats = inputFloats(images)
+        let count = images.count, size = ModelInput.side * ModelInput.side
+        let threads = ProcessInfo.processInfo.activeProcessorCount
+        let engines = (0..<threads).map { _ in InferenceEngine(network: network) }
+        func rate(threads: Int) -> Double {
+            let share = (count + threads - 1) / threads
+            let runs = (0..<18).map { _ in
+                let start = ContinuousClock.now
+                floats.withUnsafeBufferPointer { buffer in
+                    // Each thread reads its own slice and runs its own engine.
+                    nonisolated(unsafe) let images = buffer.baseAddress!
+                    DispatchQueue.concurrentPerform(iterations: threads) { part in
+                        let first = part * share, last = min(count, first + share)
+                        if first < last { engines[part].forward(batch: last - first, images: images + first * size) }
+                    }
+                }
+                return Double(count) / (ContinuousClock.now - start).inSeconds
+            }
+            return median(Array(runs.dropFirst(3)))
+        }
+        return withOneBLASThread { (rate(threads: 1), rate(threads: threads)) }
     }
 
     /// p50 and p99 in microseconds of `body`, run `iterations` times after a warm-up.
@@ -137,23 +257,18 @@ struct BenchCommand: ParsableCommand {
     }
 
     /// p50 and p99 of classifying one 28x28 image through `ShapeClassifier`, one BLAS thread.
-    func measureInferenceLatency() throws -> (p50: Double, p99: Double) {
-        let classifier = try benchmarkClassifier()
-        var generator = SeededGenerator(seed: 3)
-        let image = GrayImage(width: 28, height: 28, pixels: (0..<784).map { _ in generator.nextUnit() < 0.15 ? 255 : 0 })
+    func measureInferenceLatency(classifier: ShapeClassifier, image: GrayImage) throws -> (p50: Double, p99: Double) {
         return try withOneBLASThread { try latency { _ = try classifier.classify(image) } }
     }
 
     /// End to end for one synthetic stroke of about 60 points: rasterize + classify.
-    func measureStrokeLatency() throws -> (p50: Double, p99: Double) {
-        let classifier = try benchmarkClassifier()
+    func measureStrokeLatency(classifier: ShapeClassifier) throws -> (p50: Double, p99: Double) {
         let stroke = sampleStroke()
         return try withOneBLASThread { try latency { _ = try classifier.classify(stroke) } }
     }
 
     /// Strokes per second with every core classifying single strokes concurrently.
-    func measureStrokeThroughput() throws -> Double {
-        let classifier = try benchmarkClassifier()
+    func measureStrokeThroughput(classifier: ShapeClassifier) throws -> Double {
         let stroke = sampleStroke()
         let threads = ProcessInfo.processInfo.activeProcessorCount, perThread = 4000
         return try withOneBLASThread {
