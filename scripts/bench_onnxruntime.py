@@ -34,8 +34,8 @@ def session(model, threads):
 
 def run(model, inputs):
     pixels = np.fromfile(inputs, dtype=np.uint8).reshape(-1, 1, 28, 28)
-    # Float(v) / 255 correctly rounded: exactly StrokeKit's ModelInput.levels.
-    images = pixels.astype(np.float32) / np.float32(255)
+    # Float(v) * Float(1/255): exactly StrokeKit's ModelInput.levels.
+    images = pixels.astype(np.float32) * np.float32(1 / 255)
     cores = os.cpu_count()
     one = session(model, 1)
     single = images[:1]

@@ -13,17 +13,19 @@ public enum Evaluator {
     /// Examples per forward pass when evaluating.
     static let batchSize = 128
 
-    /// Class probabilities of every example, in order.
+    /// Class probabilities of every example, in order, computed on the same inference path
+    /// as `ShapeClassifier` (`InferenceEngine`), so an evaluation measures what apps run.
     public static func probabilities(_ network: Network, images: [GrayImage]) -> [[Float]] {
         var result: [[Float]] = []
         result.reserveCapacity(images.count)
+        let engine = InferenceEngine(network: network)
         let imageSize = ModelInput.side * ModelInput.side
         for start in stride(from: 0, to: images.count, by: batchSize) {
             let batch = images[start..<min(images.count, start + batchSize)]
-            network.forward(batch: batch.count, training: false) { buffer in
+            engine.forward(batch: batch.count) { buffer in
                 for (offset, image) in batch.enumerated() { ModelInput.fill(image, into: buffer + offset * imageSize) }
             }
-            network.withLogits { logits in
+            engine.withLogits { logits in
                 for row in 0..<batch.count {
                     var probabilities = Array(logits[(row * network.classCount)..<((row + 1) * network.classCount)])
                     probabilities.withUnsafeMutableBufferPointer { Softmax.apply($0) }
