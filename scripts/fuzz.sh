@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Coverage-guided fuzzing of every reader of outside input (Fuzz/: one libFuzzer harness per
+# reader, instrumented for libFuzzer and built with AddressSanitizer). Each harness starts from its committed seed
+# corpus (Fuzz/Corpus/<harness>, copied: the committed corpus is not grown) and runs for
+# SECONDS (default 30) or, with --runs N, until N executions (SECONDS still caps the time). A crash, sanitizer report, leak or
+# an input taking over 1 s stops the harness; its input is kept in out/fuzz/<harness>/ and
+# the script fails. Prints executions and coverage per harness.
+# FUZZ_TIMEOUT (default 1) is the seconds one input may take before it counts as a hang.
+# Usage: scripts/fuzz.sh [SECONDS] [--runs N] [--only HARNESS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=30
+runs=""
+only=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --runs) runs="$2"; shift 2 ;;
+        --only) only="$2"; shift 2 ;;
+        [0-9]*) seconds="$1"; shift ;;
+        *) echo "fuzz: unknown argument $1 (usage: scripts/fuzz.sh [SECONDS] [--runs N] [--only HARNESS])" >&2; exit 2 ;;
+    esac
+done
+harnesses=(FuzzPNG FuzzModelFile FuzzQuickDraw FuzzSketch FuzzAutomaton FuzzArchitecture)
+[ -n "$only" ] && harnesses=("$only")
+
+# Swift executables have their own main, so libFuzzer comes without its main (the harnesses
+# call LLVMFuzzerRunDriver); the code is instrumented as -sanitize=fuzzer would, with ASan.
+toolchain="$(dirname "$(dirname "$(command -v swiftc)")")"
+runtime="$(ls "$toolchain"/lib/clang/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a 2>/dev/null | head -n 1 || true)"
+if [ -z "$runtime" ]; then
+    echo "fuzz: skipped: this Swift toolchain has no libFuzzer runtime (libclang_rt.fuzzer_no_main)" >&2
+    exit 0
+fi
+echo "fuzz: building the harnesses with ASan and libFuzzer coverage (first build takes minutes)" >&2
+swift build --package-path Fuzz -c release --scratch-path .build-fuzz \
+    -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp \
+    -Xlinker "$runtime" -Xlinker -lstdc++ >&2
+bin="$(swift build --package-path Fuzz -c release --scratch-path .build-fuzz --show-bin-path)"
+
+failures=0
+for harness in "${harnesses[@]}"; do
+    work="$(mktemp -d)"
+    cp Fuzz/Corpus/"$harness"/* "$work"/
+    artifacts="out/fuzz/$harness"
+    mkdir -p "$artifacts"
+    limit=(-max_total_time="$seconds")
+    [ -n "$runs" ] && limit+=(-runs="$runs")
+    log="$artifacts/run.log"
+    status=0
+    ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1" "$bin/$harness" "$work" "${limit[@]}" \
+        -timeout="${FUZZ_TIMEOUT:-1}" -rss_limit_mb=2048 -max_len=16384 -print_final_stats=1 \
+        -artifact_prefix="$artifacts/" > "$log" 2>&1 || status=$?
+    executions=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
+    coverage=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1 | grep -o '[0-9]*' || echo "?")
+    features=$(grep -o 'ft: [0-9]*' "$log" | tail -n 1 | grep -o '[0-9]*' || echo "?")
+    if [ "$status" -eq 0 ]; then
+        printf 'fuzz: %-17s ok      %10s executions, coverage %s edges, %s features\n' "$harness" "$executions" "$coverage" "$features"
+    else
+        printf 'fuzz: %-17s FAILED  after %s executions (exit %s); see %s and the input in %s/\n' \
+            "$harness" "$executions" "$status" "$log" "$artifacts" >&2
+        grep -m 5 -E 'ERROR|SUMMARY|Fatal|deadly|timeout' "$log" >&2 || true
+        failures=$((failures + 1))
+    fi
+    rm -rf "$work"
+done
+if [ "$failures" -gt 0 ]; then
+    echo "fuzz: $failures harness(es) failed" >&2
+    exit 1
+fi
+echo "fuzz: all ${#harnesses[@]} harnesses ran clean"
