@@ -16,6 +16,7 @@
 //   StrokeTraining         trainer, recipe, cross-validation, evaluation, logs
 //   AutomataSketch         strokes -> automaton -> simulation
 //   StrokeReport           the evaluation page
+//   AutomataEditorServer   the browser editor's HTTP server and page (Hummingbird)
 //   strokekit              the CLI
 //
 // No target uses unsafe build flags, so other packages can depend on StrokeKit by version
@@ -30,11 +31,13 @@ let package = Package(
         .library(name: "StrokeKit", targets: ["StrokeKit"]),
         .library(name: "AutomataSketch", targets: ["AutomataSketch"]),
         .library(name: "StrokeTraining", targets: ["StrokeTraining"]),
+        .library(name: "AutomataEditorServer", targets: ["AutomataEditorServer"]),
         .executable(name: "strokekit", targets: ["strokekit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", .upToNextMajor(from: "1.5.0")),
         .package(url: "https://github.com/apple/swift-crypto", .upToNextMajor(from: "3.12.3")),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // MARK: - System libraries
@@ -72,11 +75,19 @@ let package = Package(
             ]),
         .target(name: "AutomataSketch", dependencies: ["StrokeSupport", "StrokeImage", "StrokeKit"]),
         .target(name: "StrokeReport", dependencies: ["StrokeImage", "StrokeData", "StrokeTraining"]),
+        .target(
+            name: "AutomataEditorServer",
+            dependencies: [
+                "AutomataSketch", "StrokeKit", "StrokeImage", "StrokeSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            resources: [.copy("Page")]),
         .executableTarget(
             name: "strokekit",
             dependencies: [
                 "StrokeSupport", "StrokeTensor", "StrokeImage", "StrokeNN", "StrokeModelFile", "StrokeKit",
                 "StrokeData", "StrokeTraining", "AutomataSketch", "StrokeReport",
+                "AutomataEditorServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -121,5 +132,12 @@ let package = Package(
         .testTarget(
             name: "StrokeReportTests",
             dependencies: ["StrokeReport", "StrokeTraining", "StrokeData", "StrokeKit", "StrokeImage", "TestSupport", "CPNG"]),
+        .testTarget(
+            name: "AutomataEditorServerTests",
+            dependencies: [
+                "AutomataEditorServer", "StrokeKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]),
     ]
 )
