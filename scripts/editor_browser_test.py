@@ -34,7 +34,7 @@ SCREENSHOTS = os.environ.get("EDITOR_SCREENSHOTS")  # a folder: write the README
 # Diagrams the current recognizer reads right when the page sends one symbol at a time (the
 # strokes of an arrow's shaft and head together, with "Several strokes"); see the README.
 REAL_DIAGRAMS = os.environ.get(
-    "EDITOR_REAL_DIAGRAMS", "writer000_fa_004 writer001_fa_004 writer003_fa_002"
+    "EDITOR_REAL_DIAGRAMS", "writer000_fa_004 writer004_fa_007 writer005_fa_001 writer006_fa_004 writer009_fa_007"
 ).split()
 
 
@@ -113,10 +113,11 @@ class Page:
     def table(self):
         """The transition table as shown: {state: (marker, {column: cell})}."""
         rows = self.driver.find_elements(By.CSS_SELECTOR, "#table tr")
-        header = [cell.text for cell in rows[0].find_elements(By.TAG_NAME, "th")][2:]
+        # textContent, not .text: the table is in the simulation panel, which may be closed.
+        header = [cell.get_attribute("textContent") for cell in rows[0].find_elements(By.TAG_NAME, "th")][2:]
         result = {}
         for row in rows[1:]:
-            cells = [cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
+            cells = [cell.get_attribute("textContent") for cell in row.find_elements(By.TAG_NAME, "td")]
             result[cells[1]] = (cells[0], dict(zip(header, cells[2:])))
         return result
 
@@ -208,12 +209,15 @@ class EditorTestCase(unittest.TestCase):
     def new_page(self):
         return Page(self.driver, self.url)
 
-    def draw_two_states(self, page):
-        """q0 (initial) at (150, 200), q1 at (350, 200), and a transition q0 -> q1 labelled a."""
-        page.draw_symbol([circle(150, 200, 40, wobble=1.5)])
-        page.draw_symbol([circle(350, 200, 40, start=1.0, wobble=1.5)])
-        page.draw_symbol([arrow((40, 200), (106, 200))])
-        page.draw_symbol([arrow((193, 195), (305, 195), bow=-6)])
+    def draw_two_states(self, page, size=1.0):
+        """q0 (initial) at (150, 200), q1 at (350, 200), and a transition q0 -> q1 labelled a;
+        `size` scales the drawing (a phone's canvas is narrower)."""
+        def at(points):
+            return [(x * size, y * size) for x, y in points]
+        page.draw_symbol([at(circle(150, 200, 40, wobble=1.5))])
+        page.draw_symbol([at(circle(350, 200, 40, start=1.0, wobble=1.5))])
+        page.draw_symbol([at(arrow((40, 200), (106, 200)))])
+        page.draw_symbol([at(arrow((193, 195), (305, 195), bow=-6))])
         self.assertTrue(page.label_editor_open(), f"no symbols box after the arrow: {page.status()}")
         page.type_symbols(["a"])
 
@@ -309,8 +313,10 @@ class EditingTests(EditorTestCase):
                 box = self.driver.execute_script(
                     f"const r = document.getElementById('{control}').getBoundingClientRect(); return [r.right, r.bottom];")
                 self.assertLessEqual(box[0], 390, control)
-            self.draw_two_states(page)
+            self.draw_two_states(page, size=0.85)
             self.assertEqual(page.table()["q0"], ("→", {"a": "{q1}"}))
+            if SCREENSHOTS:
+                page.driver.save_screenshot(str(Path(SCREENSHOTS) / "editor-phone.png"))
         finally:
             self.driver.set_window_size(1100, 800)
 
@@ -335,9 +341,10 @@ class RealDiagramTests(EditorTestCase):
     """Real diagrams drawn stroke by stroke, in the order the writer drew the symbols."""
 
     def replay(self, name):
-        lines = [json.loads(line) for line in (FA_DIAGRAMS / "sketches_per_stroke" / f"{name}.ndjson").open()]
-        truth = json.load(open(FA_DIAGRAMS / "truth" / f"{name}.json"))
-        expected = json.load(open(FA_DIAGRAMS / "expected.json"))[f"{name}.ndjson"]
+        text = (FA_DIAGRAMS / "sketches_per_stroke" / f"{name}.ndjson").read_text()
+        lines = [json.loads(line) for line in text.splitlines() if line.strip()]
+        truth = json.loads((FA_DIAGRAMS / "truth" / f"{name}.json").read_text())
+        expected = json.loads((FA_DIAGRAMS / "expected.json").read_text())[f"{name}.ndjson"]
         # Group the per-stroke lines into symbols, in the order the writer began the symbols.
         symbol_of_line = {entry["line"]: entry["symbol"] for entry in truth["stroke_lines"]}
         groups = {}

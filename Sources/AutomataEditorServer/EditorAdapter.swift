@@ -26,7 +26,9 @@ struct EditorAdapter: Sendable {
             rule: result.reading?.rule?.description, rejected: result.outcome.isRejected,
             outcome: result.outcome.description)
         switch result.outcome {
-        case let .transitionAdded(id, _?, _?), let .selfLoopAdded(id, _): verdict.transition = id
+        // Every new transition but the initial arrow takes symbols, even with an end still free.
+        case let .transitionAdded(id, from, to) where !(from == nil && to != nil): verdict.transition = id
+        case let .selfLoopAdded(id, _): verdict.transition = id
         case let .stateAdded(id, _, _, _), let .madeFinal(id, _): verdict.state = id
         default: break
         }

@@ -372,7 +372,7 @@ $("group-strokes").addEventListener("click", () => {
   if (editor.pendingGroup) {
     const strokes = editor.pendingGroup;
     editor.pendingGroup = null;
-    button.textContent = "＋ Several strokes";
+    button.textContent = "+ Several strokes";
     button.setAttribute("aria-pressed", "false");
     if (strokes.length) {
       editor.ink.push(...strokes);
@@ -435,7 +435,7 @@ function showTrace() {
   result.steps.slice(0, sim.position + 1).forEach((step, index) => {
     const item = document.createElement("li");
     const set = `{${step.states.join(", ")}}`;
-    if (step.symbol === null) item.textContent = `start: ${set}`;
+    if (step.symbol == null) item.textContent = `start: ${set}`;
     else if (step.unchanged) {
       item.innerHTML = "";
       item.append(`read ${step.symbol}: ${set} `);
@@ -528,7 +528,8 @@ $("load-file").addEventListener("change", () => {
 
 // MARK: - Start
 
-window.addEventListener("resize", resizeCanvas);
+// The canvas changes size with the window and when the simulation panel opens or grows.
+new ResizeObserver(resizeCanvas).observe(canvas);
 startSession().then(resizeCanvas).catch((error) => showStatus(`cannot start a session: ${error.message}`, true));
 // For tests and scripts: wait until every request made so far has been answered.
 window.editorIdle = () => editor.busy.then(() => true);
