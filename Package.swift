@@ -74,7 +74,7 @@ let package = Package(
                 "StrokeModelFile", "StrokeKit", "StrokeData",
             ]),
         .target(name: "AutomataSketch", dependencies: ["StrokeSupport", "StrokeImage", "StrokeKit"]),
-        .target(name: "StrokeReport", dependencies: ["StrokeImage", "StrokeData", "StrokeTraining"]),
+        .target(name: "StrokeReport", dependencies: ["StrokeSupport", "StrokeImage", "StrokeData", "StrokeTraining"]),
         .target(
             name: "AutomataEditorServer",
             dependencies: [

@@ -1,3 +1,5 @@
+import StrokeSupport
+
 /// The automaton as a standalone SVG picture, drawn from the same layout as the page.
 enum SVGExport {
     static func svg(_ view: AutomatonView) -> String {
@@ -32,7 +34,7 @@ enum SVGExport {
             if edge.kind != "initial" && !edge.label.isEmpty {
                 lines.append(
                     "<text x=\"\(edge.labelX)\" y=\"\(edge.labelY)\" text-anchor=\"middle\" dominant-baseline=\"middle\">"
-                        + "\(escaped(edge.label))</text>")
+                        + "\(markupEscaped(edge.label))</text>")
             }
         }
         for state in view.states {
@@ -44,24 +46,9 @@ enum SVGExport {
             }
             lines.append(
                 "<text x=\"\(state.x)\" y=\"\(state.y)\" text-anchor=\"middle\" dominant-baseline=\"middle\">"
-                    + "\(escaped(state.name))</text>")
+                    + "\(markupEscaped(state.name))</text>")
         }
         lines.append("</svg>")
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    /// Text as XML character data.
-    static func escaped(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            default: result.append(character)
-            }
-        }
-        return result
     }
 }
