@@ -48,7 +48,7 @@ async function edit(method, path, body) {
 }
 
 function applyAnswer(answer) {
-  editor.automaton = answer.automaton;
+  showAutomaton(answer.automaton);
   if (answer.message) showStatus(answer.message, answer.verdict ? answer.verdict.rejected : false, answer.verdict);
   resetSimulation();
   render();
@@ -58,7 +58,7 @@ async function startSession() {
   const response = await fetch("/api/sessions", { method: "POST" });
   const answer = await response.json();
   editor.session = answer.session;
-  editor.automaton = answer.automaton;
+  showAutomaton(answer.automaton);
   document.body.dataset.session = answer.session;
   render();
 }
@@ -161,10 +161,6 @@ function render() {
   if (editor.current) drawInk(editor.current, 0.9);
   if (editor.automaton) {
     drawAutomaton(context, editor.automaton, activeStates());
-    updateWarnings();
-    updateTable();
-    $("undo").disabled = !editor.automaton.canUndo;
-    $("redo").disabled = !editor.automaton.canRedo;
   }
   if (editor.automaton && editor.automaton.states.length === 0 && editor.ink.length === 0 && !editor.current) {
     context.fillStyle = "#999";
@@ -172,6 +168,15 @@ function render() {
     context.textAlign = "center";
     context.fillText("Draw a circle here to make a state", box.width / 2, box.height / 2);
   }
+}
+
+// The parts of the page outside the canvas that show the automaton: only when it changes.
+function showAutomaton(automaton) {
+  editor.automaton = automaton;
+  updateWarnings();
+  updateTable();
+  $("undo").disabled = !automaton.canUndo;
+  $("redo").disabled = !automaton.canRedo;
 }
 
 function updateWarnings() {
