@@ -17,6 +17,7 @@
 //   AutomataSketch         strokes -> automaton -> simulation
 //   StrokeReport           the evaluation page
 //   StrokeExport           ONNX and Core ML export (not linked by StrokeKit)
+//   AutomataEditorServer   the browser editor's HTTP server and page (Hummingbird)
 //   strokekit              the CLI
 //
 // No target uses unsafe build flags, so other packages can depend on StrokeKit by version
@@ -32,12 +33,14 @@ let package = Package(
         .library(name: "AutomataSketch", targets: ["AutomataSketch"]),
         .library(name: "StrokeTraining", targets: ["StrokeTraining"]),
         .library(name: "StrokeExport", targets: ["StrokeExport"]),
+        .library(name: "AutomataEditorServer", targets: ["AutomataEditorServer"]),
         .executable(name: "strokekit", targets: ["strokekit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", .upToNextMajor(from: "1.5.0")),
         .package(url: "https://github.com/apple/swift-crypto", .upToNextMajor(from: "3.12.3")),
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // MARK: - System libraries
@@ -74,18 +77,26 @@ let package = Package(
                 "StrokeModelFile", "StrokeKit", "StrokeData",
             ]),
         .target(name: "AutomataSketch", dependencies: ["StrokeSupport", "StrokeImage", "StrokeKit"]),
-        .target(name: "StrokeReport", dependencies: ["StrokeImage", "StrokeData", "StrokeTraining"]),
+        .target(name: "StrokeReport", dependencies: ["StrokeSupport", "StrokeImage", "StrokeData", "StrokeTraining"]),
         .target(
             name: "StrokeExport",
             dependencies: [
                 "StrokeSupport", "StrokeImage", "StrokeNN", "StrokeModelFile", "StrokeKit",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]),
+        .target(
+            name: "AutomataEditorServer",
+            dependencies: [
+                "AutomataSketch", "StrokeKit", "StrokeImage", "StrokeSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            resources: [.copy("Page")]),
         .executableTarget(
             name: "strokekit",
             dependencies: [
                 "StrokeSupport", "StrokeTensor", "StrokeImage", "StrokeNN", "StrokeModelFile", "StrokeKit",
                 "StrokeData", "StrokeTraining", "AutomataSketch", "StrokeReport", "StrokeExport",
+                "AutomataEditorServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -139,6 +150,13 @@ let package = Package(
                 "StrokeExport", "StrokeKit", "StrokeNN", "StrokeModelFile", "StrokeImage", "StrokeSupport", "StrokeTensor",
                 "TestSupport",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ]),
+        .testTarget(
+            name: "AutomataEditorServerTests",
+            dependencies: [
+                "AutomataEditorServer", "StrokeKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]),
     ]
 )

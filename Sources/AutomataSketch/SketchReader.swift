@@ -35,16 +35,19 @@ public struct SketchReading: Sendable {
 /// Remembers classifications of stroke groups, so re-reading the sketch after every stroke
 /// classifies each new group once.
 public struct ClassificationCache: Sendable {
-    private var entries: [[Int]: Classification] = [:]
+    /// Keyed by the strokes themselves, not their positions in the ink: erasing shifts
+    /// positions, and a stroke must never get the classification of another.
+    private var entries: [[Stroke]: Classification] = [:]
 
     public init() {}
 
     mutating func classification(
         of group: SymbolGroup, ink: [InkStroke], classifier: any StrokeClassifying
     ) throws -> Classification {
-        if let known = entries[group.strokes] { return known }
-        let result = try classifier.classify(group.strokes.map { ink[$0].stroke })
-        entries[group.strokes] = result
+        let strokes = group.strokes.map { ink[$0].stroke }
+        if let known = entries[strokes] { return known }
+        let result = try classifier.classify(strokes)
+        entries[strokes] = result
         return result
     }
 }

@@ -1,26 +1,13 @@
 import Foundation
 import StrokeImage
+import StrokeSupport
 import StrokeTraining
 
 /// Small HTML building blocks shared by the report's sections.
 enum HTML {
     /// `text` safe inside element content and quoted attribute values. Labels and file names
     /// come from users' folders and must never become markup.
-    static func escape(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
-    }
+    static func escape(_ text: String) -> String { markupEscaped(text) }
 
     /// "95.2%".
     static func percent(_ fraction: Double) -> String {

@@ -8,6 +8,6 @@ struct StrokeKitCommand: ParsableCommand {
         subcommands: [
             TrainCommand.self, EvaluateCommand.self, PredictCommand.self, InspectCommand.self,
             RasterizeCommand.self, SynthCommand.self, MontageCommand.self,
-            RecognizeCommand.self, SimulateCommand.self, BenchCommand.self, ExportCommand.self,
+            RecognizeCommand.self, SimulateCommand.self, BenchCommand.self, ExportCommand.self, ServeCommand.self,
         ])
 }

@@ -265,3 +265,21 @@ struct ClosedOrOpenClassifier: StrokeClassifying {
         #expect(svg.hasPrefix("<svg") && svg.hasSuffix("</svg>\n"))
     }
 }
+
+/// Erasing shifts the remaining strokes' positions in the ink: their classifications must
+/// follow the strokes, not the positions (an initial arrow once became a state this way).
+@Suite struct EraseKeepsClassificationsTests {
+    @Test func strokesKeepTheirShapesAfterAnEraseBeforeThem() throws {
+        var script = ScriptedSketch()
+        let q0 = SketchPoint(100, 100), q1 = SketchPoint(260, 100)
+        script.draw(Pen.circle(q0, 30), as: "circle")
+        script.draw(Pen.circle(q1, 30), as: "circle")
+        script.draw(Pen.arrow(SketchPoint(20, 100), SketchPoint(68, 100)), as: "arrow")
+        script.draw(Pen.arrow(SketchPoint(132, 100), SketchPoint(226, 100)), as: "arrow", symbols: ["a"])
+        var editor = try script.recognize().editor
+        let outcome = editor.erase(Stroke([(250, 90), (270, 110)]))
+        #expect(outcome.removedStates == ["q1"])
+        #expect(editor.sketch.states.map(\.name) == ["q0"], "\(editor.sketch.states)")
+        #expect(editor.sketch.isInitial(editor.sketch.states[0].id), "the initial arrow is still an arrow")
+    }
+}

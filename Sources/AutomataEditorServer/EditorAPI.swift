@@ -1,0 +1,94 @@
+import AutomataSketch
+import Foundation
+
+// The JSON bodies of the editor's API (`/api/...`; README lists the routes). Requests are
+// decoded strictly and checked against `EditorLimits`; every answer that changes the sketch
+// carries the whole automaton as the page draws it (`AutomatonView`).
+
+/// What one drawing (or eraser) request carries: one or more strokes, each a list of points
+/// `[x, y]` in the page's canvas coordinates (y down); a third value per point (pressure or
+/// time) is allowed and ignored by recognition.
+struct StrokesRequest: Decodable {
+    var strokes: [[[Double]]]
+}
+
+struct FinalRequest: Decodable {
+    var final: Bool
+}
+
+struct NameRequest: Decodable {
+    var name: String
+}
+
+struct SymbolsRequest: Decodable {
+    var symbols: [String]
+    var epsilon: Bool?
+}
+
+struct WordRequest: Decodable {
+    var word: String
+}
+
+/// What a drawing became, in words the page shows next to the ink.
+struct StrokeVerdict: Encodable, Sendable {
+    /// The classifier's label (its best shape when it rejected the drawing) and probability.
+    var label: String
+    var confidence: Float
+    var classifierRejected: Bool
+    /// The shape the rules read, and the context rule that chose it (nil when it is the label).
+    var shape: String?
+    var rule: String?
+    /// True when the drawing changed nothing; `outcome` says why.
+    var rejected: Bool
+    var outcome: String
+    /// The transition or self-loop created, so the page can ask for its symbols at once.
+    var transition: Int?
+    /// The state created or made final.
+    var state: Int?
+}
+
+/// The answer to every request that may change the sketch.
+struct EditResponse: Encodable {
+    var session: String
+    /// What the request did, for the page's status line (a drawing's verdict, an erase, an undo).
+    var message: String
+    var verdict: StrokeVerdict?
+    var automaton: AutomatonView
+}
+
+/// A word run on the automaton, with the active states after each symbol.
+struct SimulationResponse: Encodable {
+    struct Step: Encodable {
+        var symbol: String?
+        var states: [String]
+        /// True when this symbol left the set of active states as it was (the page says so).
+        var unchanged: Bool
+    }
+
+    var word: String
+    var symbols: [String]
+    var accepted: Bool
+    var reason: String?
+    var steps: [Step]
+
+    init(_ result: SimulationResult) {
+        word = result.input
+        symbols = result.symbols
+        accepted = result.isAccepted
+        reason = result.reason?.description
+        var previous: [String]? = nil
+        steps = result.trace.map { step in
+            defer { previous = step.states }
+            return Step(symbol: step.symbol, states: step.states, unchanged: previous == step.states)
+        }
+    }
+}
+
+/// The shared JSON encoder settings: sorted keys so answers are stable and diffable.
+enum EditorJSON {
+    static func encode(_ value: some Encodable) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(value)
+    }
+}
