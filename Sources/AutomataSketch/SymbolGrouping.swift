@@ -227,9 +227,12 @@ public enum SymbolGrouping {
                 strokes: strokes, heads: [], drawing: points, isReversed: false,
                 isConcentricCircles: strokes.count > 1 && concentric(strokes.map { measures[$0] }))
         }
-        // The shaft spans the most; a head drawn filled in can have the longer path.
-        let extents = strokes.map { Geometry.extent(measures[$0].points) }
-        let shaft = strokes[extents.indices.max { extents[$0] < extents[$1] }!]
+        // The shaft is the longest straight stroke: its extent weighted by its straightness
+        // (chord / path). A big head on a short arrow can span more than the shaft, but it is
+        // bent at its apex (a V: about half as straight), and a head drawn filled in is
+        // straight nowhere.
+        let spans = strokes.map { shaftSpan(measures[$0]) }
+        let shaft = strokes[spans.indices.max { spans[$0] < spans[$1] }!]
         let heads = strokes.filter { $0 != shaft }
         let shaftPoints = measures[shaft].points
         // Each other stroke votes for the shaft end nearest to it, by its ink: a tick at the
@@ -247,6 +250,13 @@ public enum SymbolGrouping {
         return SymbolGroup(
             strokes: strokes, heads: heads, drawing: [oriented] + heads.map { measures[$0].points },
             isReversed: reversed, isConcentricCircles: false)
+    }
+
+    /// How much a stroke looks like a shaft: its extent times its straightness (chord over
+    /// path length), so a straight line counts its full length, a V head about half of it.
+    static func shaftSpan(_ stroke: DrawingMeasures) -> Double {
+        guard stroke.pathLength > 0 else { return 0 }
+        return Geometry.extent(stroke.points) * Geometry.distance(stroke.start, stroke.last) / stroke.pathLength
     }
 
     /// True when the round strokes share about one centre and have comparable radii.
