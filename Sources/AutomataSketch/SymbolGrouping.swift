@@ -227,9 +227,11 @@ public enum SymbolGrouping {
                 strokes: strokes, heads: [], drawing: points, isReversed: false,
                 isConcentricCircles: strokes.count > 1 && concentric(strokes.map { measures[$0] }))
         }
-        // The shaft spans the most; a head drawn filled in can have the longer path.
-        let extents = strokes.map { Geometry.extent(measures[$0].points) }
-        let shaft = strokes[extents.indices.max { extents[$0] < extents[$1] }!]
+        // The shaft is the widest stroke, open strokes weighted by their straightness (see
+        // `shaftSpan`): a big head on a short arrow can span more than the shaft, but it is
+        // bent at its apex, and a head drawn filled in is straight nowhere.
+        let spans = strokes.map { shaftSpan(measures[$0]) }
+        let shaft = strokes[spans.indices.max { spans[$0] < spans[$1] }!]
         let heads = strokes.filter { $0 != shaft }
         let shaftPoints = measures[shaft].points
         // Each other stroke votes for the shaft end nearest to it, by its ink: a tick at the
@@ -247,6 +249,17 @@ public enum SymbolGrouping {
         return SymbolGroup(
             strokes: strokes, heads: heads, drawing: [oriented] + heads.map { measures[$0].points },
             isReversed: reversed, isConcentricCircles: false)
+    }
+
+    /// How much a stroke looks like a shaft: its extent times its straightness (chord over
+    /// path length), so a straight line counts its full length, a wide V head about two
+    /// thirds of it. A stroke whose ends come back within half its extent of each other is a
+    /// loop (a self-loop's arc, or a narrow head) and counts its full extent.
+    static func shaftSpan(_ stroke: DrawingMeasures) -> Double {
+        let extent = Geometry.extent(stroke.points)
+        let chord = Geometry.distance(stroke.start, stroke.last)
+        guard stroke.pathLength > 0, chord >= 0.5 * extent else { return extent }
+        return extent * chord / stroke.pathLength
     }
 
     /// True when the round strokes share about one centre and have comparable radii.

@@ -128,6 +128,32 @@ struct ClosedOrOpenClassifier: StrokeClassifying {
         #expect(groups.contains { $0.strokes == [2, 3, 4] && $0.heads == [3, 4] }, "\(groups.map(\.strokes))")
     }
 
+    @Test func bigHeadOnAShortArrowDoesNotTakeTheShaftsPlace() throws {
+        // Two states close together; the arrow between them drawn in one go (one drawing),
+        // head first, the head a wide V that spans more than the short shaft.
+        let near = a + SketchPoint(130, 0)
+        let tip = near - SketchPoint(33, 0)
+        let head = Hand.head(at: tip, from: a, size: 40)
+        let shaft = Hand.stroke([a + SketchPoint(32, 1), tip])
+        let ink = [
+            InkStroke(stroke: Hand.circle(a, radius), drawing: 0), InkStroke(stroke: Hand.circle(near, radius), drawing: 1),
+            InkStroke(stroke: head, drawing: 2, symbols: ["0"]), InkStroke(stroke: shaft, drawing: 2),
+        ]
+        let extents = [head, shaft].map { stroke in
+            let xs = stroke.points.map(\.x), ys = stroke.points.map(\.y)
+            return distance(SketchPoint(xs.min()!, ys.min()!), SketchPoint(xs.max()!, ys.max()!))
+        }
+        #expect(extents[0] > extents[1], "the head must span more than the shaft for this test to mean anything")
+        let arrow = try #require(SymbolGrouping.group(ink).first { $0.strokes == [2, 3] })
+        #expect(arrow.heads == [2] && !arrow.isReversed)
+        var cache = ClassificationCache()
+        let sketch = try SketchReader.read(ink, classifier: ClosedOrOpenClassifier(), cache: &cache).sketch
+        let transition = try #require(sketch.transitions.first { $0.symbols == ["0"] })
+        let from = try #require(sketch.states.first { $0.id == transition.from })
+        let to = try #require(sketch.states.first { $0.id == transition.to })
+        #expect(distance(from.center, a) < radius && distance(to.center, near) < radius, "\(sketch.transitions)")
+    }
+
     @Test func secondCircleDrawnMuchLaterAndOffCentreMakesTheStateFinal() throws {
         let strokes = [
             Hand.circle(a, radius), Hand.circle(b, radius), Hand.stroke([a + SketchPoint(32, 2), b - SketchPoint(40, 0)]),
