@@ -2,10 +2,11 @@
 # Coverage-guided fuzzing of every reader of outside input (Fuzz/: one libFuzzer harness per
 # reader, instrumented for libFuzzer and built with AddressSanitizer). Each harness starts from its committed seed
 # corpus (Fuzz/Corpus/<harness>, copied: the committed corpus is not grown) and runs for
-# SECONDS (default 30) or, with --runs N, until N executions (SECONDS still caps the time). A crash, sanitizer report, leak or
-# an input taking over 1 s stops the harness; its input is kept in out/fuzz/<harness>/ and
-# the script fails. Prints executions and coverage per harness.
-# FUZZ_TIMEOUT (default 1) is the seconds one input may take before it counts as a hang.
+# SECONDS (default 30) or, with --runs N, until N executions (SECONDS still caps the time).
+# A crash, sanitizer report, leak or an input taking over FUZZ_TIMEOUT seconds (default 5,
+# generous for a loaded machine) stops the harness; its input is kept in out/fuzz/<harness>/,
+# printed (base64) with the report, and the script fails. Prints executions and coverage per
+# harness. The Swift runtime's backtracer is off so that libFuzzer and ASan report a crash.
 # Usage: scripts/fuzz.sh [SECONDS] [--runs N] [--only HARNESS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,12 +44,13 @@ for harness in "${harnesses[@]}"; do
     cp Fuzz/Corpus/"$harness"/* "$work"/
     artifacts="out/fuzz/$harness"
     mkdir -p "$artifacts"
+    started="$(mktemp)"
     limit=(-max_total_time="$seconds")
     [ -n "$runs" ] && limit+=(-runs="$runs")
     log="$artifacts/run.log"
     status=0
-    ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1" "$bin/$harness" "$work" "${limit[@]}" \
-        -timeout="${FUZZ_TIMEOUT:-1}" -rss_limit_mb=2048 -max_len=16384 -print_final_stats=1 \
+    SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1" "$bin/$harness" "$work" "${limit[@]}" \
+        -timeout="${FUZZ_TIMEOUT:-5}" -rss_limit_mb=2048 -max_len=16384 -print_final_stats=1 \
         -artifact_prefix="$artifacts/" > "$log" 2>&1 || status=$?
     executions=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
     coverage=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1 | grep -o '[0-9]*' || echo "?")
@@ -58,10 +60,16 @@ for harness in "${harnesses[@]}"; do
     else
         printf 'fuzz: %-17s FAILED  after %s executions (exit %s); see %s and the input in %s/\n' \
             "$harness" "$executions" "$status" "$log" "$artifacts" >&2
-        grep -m 5 -E 'ERROR|SUMMARY|Fatal|deadly|timeout' "$log" >&2 || true
+        grep -m 5 -E 'ERROR|SUMMARY|Fatal|deadly|timeout|out-of-memory' "$log" >&2 || true
+        # The log of a CI run is all that survives it: show the report and the input itself.
+        grep -m 1 -A 25 -E '^==[0-9]+==ERROR|deadly signal|Fatal error' "$log" >&2 || true
+        find "$artifacts" -maxdepth 1 -type f ! -name run.log -newer "$started" | while read -r input; do
+            echo "fuzz: input $input (first 512 bytes, base64):" >&2
+            head -c 512 "$input" | base64 >&2
+        done
         failures=$((failures + 1))
     fi
-    rm -rf "$work"
+    rm -rf "$work" "$started"
 done
 if [ "$failures" -gt 0 ]; then
     echo "fuzz: $failures harness(es) failed" >&2

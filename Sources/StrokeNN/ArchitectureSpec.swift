@@ -118,9 +118,20 @@ public struct ArchitectureSpec: Sendable, Equatable, CustomStringConvertible {
             case .convolution(let channels, let kernelSize): "c\(channels)k\(kernelSize)"
             case .pool: "p"
             case .dense(let outputs): "d\(outputs)"
-            case .dropout(let rate): "dr\(rate)"
+            case .dropout(let rate): "dr\(Self.plainDecimal(rate))"
             }
         }.joined(separator: "-")
+    }
+
+    /// `rate` as digits without an exponent ("0.00001", not "1e-05", whose minus sign would
+    /// split the stage), with the shortest digits that read back as the same Float.
+    private static func plainDecimal(_ rate: Float) -> String {
+        let text = rate.description
+        guard let e = text.firstIndex(of: "e"), let exponent = Int(text[text.index(after: e)...]), exponent < 0 else {
+            return text
+        }
+        let digits = text[..<e].filter(\.isNumber)   // "1.25e-07" -> "125"
+        return "0." + String(repeating: "0", count: -exponent - 1) + digits
     }
 }
 

@@ -105,11 +105,12 @@ public final class Network {
         self.parameters = layers.flatMap(\.parameters)
     }
 
-    /// Trainable scalars of `architecture` on this input, computed without allocating
-    /// (pools on a map too small to halve count as nothing; `init` rejects them).
-    static func parameterCount(of architecture: ArchitectureSpec, classCount: Int,
-                               inputChannels: Int, inputHeight: Int, inputWidth: Int) -> Int {
-        var (channels, side, count) = (inputChannels, inputHeight * inputWidth, 0)
+    /// Trainable scalars `init(architecture:…)` would allocate for `architecture` on this
+    /// input, computed without allocating (pools on a map too small to halve count as
+    /// nothing; `init` rejects them).
+    public static func parameterCount(of architecture: ArchitectureSpec, classCount: Int,
+                                      inputChannels: Int = 1, inputHeight: Int = 28, inputWidth: Int = 28) -> Int {
+        var (channels, height, width, count) = (inputChannels, inputHeight, inputWidth, 0)
         var features: Int? = nil
         for stage in architecture.stages {
             switch stage {
@@ -117,15 +118,15 @@ public final class Network {
                 count += outputs * channels * kernel * kernel + outputs
                 channels = outputs
             case .pool:
-                side /= 4
+                (height, width) = (height / 2, width / 2)
             case .dense(let outputs):
-                count += (features ?? channels * side) * outputs + outputs
+                count += (features ?? channels * height * width) * outputs + outputs
                 features = outputs
             case .dropout:
                 break
             }
         }
-        return count + (features ?? channels * side) * classCount + classCount
+        return count + (features ?? channels * height * width) * classCount + classCount
     }
 
     /// Number of trainable scalars.

@@ -16,6 +16,17 @@ import TestSupport
         #expect(network.parameterShapes[6].shape == [128, 576])
     }
 
+    @Test func tinyDropoutRatesRoundTripWithoutAnExponent() throws {
+        // Found by FuzzArchitecture: 1e-05 was written "dr1e-05", whose '-' split the stage.
+        for text in ["dr0.00001", "dr0.000000125", "dr0.00012", "dr0.5", "dr0"] {
+            let spec = try ArchitectureSpec(parsing: "d8-" + text)
+            #expect(!spec.description.contains("e"), "\(spec.description)")
+            #expect(try ArchitectureSpec(parsing: spec.description) == spec, "\(text) -> \(spec.description)")
+        }
+        let smallest = try ArchitectureSpec(parsing: "d8-dr0." + String(repeating: "0", count: 44) + "1")
+        #expect(try ArchitectureSpec(parsing: smallest.description) == smallest)
+    }
+
     @Test func architectureSpecRoundTripsAndRejectsBadTokens() throws {
         #expect(try ArchitectureSpec(parsing: "c8k5-p-c16-d64-dr0.5").description == "c8k5-p-c16-d64-dr0.5")
         for bad in ["", "c", "c0", "x3", "c16k4", "d128-c16", "dr1.5", "c16--p"] {
@@ -120,6 +131,15 @@ import TestSupport
         expectRefused("c4k\(Limits.maximumKernelSize + 2)", mentioning: "maximumKernelSize")
         // At the limits the spec parses.
         _ = try ArchitectureSpec(parsing: "c\(Limits.maximumChannels)k\(Limits.maximumKernelSize)-d\(Limits.maximumDenseOutputs)")
+    }
+
+    @Test func parameterCountWithoutBuildingMatchesTheBuiltNetwork() throws {
+        // Odd map sides (7 -> 3 -> 1) are where an area-based estimate goes wrong.
+        for spec in ["c16-p-c32-p-c64-p-d128", "c8-p-p-p-d16", "c4k5-p-c4-p-c4-p-c4-p", "d32-dr0.5-d8", "c2k1"] {
+            let architecture = try ArchitectureSpec(parsing: spec)
+            let network = try Network(architecture: architecture, classCount: 3)
+            #expect(Network.parameterCount(of: architecture, classCount: 3) == network.parameterCount, "\(spec)")
+        }
     }
 
     @Test func parameterCountJustOverTheLimit() throws {
