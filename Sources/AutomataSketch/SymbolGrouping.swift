@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import StrokeImage
 
 /// One stroke of ink as the whole-sketch reader receives it, with the labels of its drawing.
@@ -53,8 +58,11 @@ public enum GroupingThresholds {
     /// …at most this fraction of its shaft's path long (real heads: mostly below 0.4, a
     /// big head on a short initial arrow up to 0.85)…
     public static let headMaxShaftFraction = 0.75
-    /// A shaft is at least this many R long (a barb of a two-stroke head is no shaft).
+    /// A shaft is at least this many R long (a barb of a two-stroke head is no shaft)…
     public static let shaftMinimum = 1.5
+    /// …or at least this many R when it could not itself be the head of a longer shaft (a
+    /// short initial arrow beside a big state is about 1.3 R).
+    public static let shortShaftMinimum = 1.2
     /// A simple open stroke (a shaft with at most a head at its tip) that spans this many R
     /// or more is an arrow of its own, not a head.
     public static let headMaxShaft = 1.2
@@ -74,6 +82,14 @@ public enum GroupingThresholds {
     /// A circle smaller than this fraction of the median circle is resolved after the others
     /// (it may be a self-loop drawn round, which needs its state in place).
     public static let smallCircle = 0.85
+    /// A nearly straight stroke continues a shaft (a shaft drawn in two goes, or lengthened
+    /// later) when it starts within this many R of the shaft…
+    public static let extensionReach = 0.5
+    /// …heads out of the shaft's end at most this many degrees off the shaft's direction
+    /// there…
+    public static let extensionMaxAngle = 30.0
+    /// …and reaches at least this many R beyond the end (it may also retrace the shaft).
+    public static let extensionMinimumBeyond = 0.5
     /// Each of two concentric circles may stray this much from its circle or oval (see
     /// `DrawingMeasures.radialSpread`; a state alone: `StrokeRuleThresholds.roundSpread`).
     public static let looseRoundSpread = 0.6
@@ -125,17 +141,18 @@ public enum SymbolGrouping {
         }
 
         /// True when the stroke's ends lie at two different circles: a transition, not a head.
-        let circles = pieces.indices.filter { isRound[$0] }.map { piece -> (center: SketchPoint, radius: Double) in
+        let circles = pieces.indices.filter { isRound[$0] }.map { piece -> (piece: Int, center: SketchPoint, radius: Double) in
             let outer = pieces[piece].map { measures[$0] }.max { $0.meanRadius < $1.meanRadius }!
-            return (outer.centroid, outer.meanRadius)
+            return (piece, outer.centroid, outer.meanRadius)
         }
         func joinsTwoCircles(_ stroke: DrawingMeasures) -> Bool {
-            func circle(at point: SketchPoint) -> Int? {
-                circles.indices.first {
-                    Geometry.distance(point, circles[$0].center) <= circles[$0].radius * (1 + StrokeRuleThresholds.arrowSnap)
-                }
+            // The state at a point: the circles of one final state (joined above) are one.
+            func state(at point: SketchPoint) -> Int? {
+                circles.first {
+                    Geometry.distance(point, $0.center) <= $0.radius * (1 + StrokeRuleThresholds.arrowSnap)
+                }.map { root($0.piece) }
             }
-            guard let first = circle(at: stroke.start), let second = circle(at: stroke.last) else { return false }
+            guard let first = state(at: stroke.start), let second = state(at: stroke.last) else { return false }
             return first != second
         }
 
@@ -181,7 +198,7 @@ public enum SymbolGrouping {
                 for shaft in pieces.indices where shaft != head && (!isRound[shaft] || isSmallRound[shaft]) && pieces[shaft].count == 1 {
                     let shaftMeasures = measures[pieces[shaft][0]]
                     guard extent <= GroupingThresholds.headMaxShaftFraction * shaftMeasures.pathLength,
-                        shaftMeasures.pathLength >= GroupingThresholds.shaftMinimum * scale
+                        shaftMeasures.pathLength >= GroupingThresholds.shortShaftMinimum * scale
                     else { continue }
                     let apart = abs(pieces[shaft][0] - pieces[head][0]) > 1 ? GroupingThresholds.apartInTimePenalty : 0
                     for (end, atStart) in [(shaftMeasures.last, false), (shaftMeasures.start, true)] {
@@ -191,6 +208,10 @@ public enum SymbolGrouping {
                     }
                 }
             }
+            // A short shaft that could be the head (a barb) of a full-length shaft is none.
+            let isShort = { (piece: Int) in measures[pieces[piece][0]].pathLength < GroupingThresholds.shaftMinimum * scale }
+            let headsOfFullShafts = Set(candidates.filter { !isShort($0.shaft) }.map(\.head))
+            candidates.removeAll { isShort($0.shaft) && headsOfFullShafts.contains($0.shaft) }
             candidates.sort { $0.score < $1.score }
             var tipEnd: [Int: Bool] = [:]  // shaft piece -> heads at its start
             for candidate in candidates {
@@ -203,6 +224,29 @@ public enum SymbolGrouping {
                 headOf[candidate.head] = (candidate.shaft, candidate.atStart)
                 parent[root(candidate.head)] = root(candidate.shaft)
             }
+
+            // Extensions: a lone open stroke that continues a shaft beyond one of its ends
+            // (not the end its heads are at) joins it; it is part of the shaft, not a head.
+            let isLone = pieces.indices.map { piece in
+                pieces[piece].count == 1 && !isRound[piece] && !isLooselyRound[piece] && headOf[piece] == nil && tipEnd[piece] == nil
+                    && !pieces.indices.contains { $0 != piece && root($0) == root(piece) }
+            }
+            for piece in pieces.indices where isLone[piece] && !joinsTwoCircles(measures[pieces[piece][0]]) {
+                let stroke = measures[pieces[piece][0]]
+                let shafts = pieces.indices.compactMap { shaft -> (shaft: Int, gap: Double)? in
+                    // The shaft is an open stroke, and not one of a state's circles.
+                    guard shaft != piece, pieces[shaft].count == 1, !isRound[shaft], headOf[shaft] == nil,
+                        root(shaft) != root(piece),
+                        !pieces.indices.contains(where: { root($0) == root(shaft) && (isRound[$0] || isLooselyRound[$0]) }),
+                        measures[pieces[shaft][0]].pathLength >= GroupingThresholds.shaftMinimum * scale,
+                        let end = extensionEnd(of: stroke, shaft: measures[pieces[shaft][0]], scale: scale),
+                        tipEnd[shaft].map({ $0 != end.atStart }) ?? true
+                    else { return nil }
+                    return (shaft, end.gap)
+                }
+                guard let best = shafts.min(by: { $0.gap < $1.gap }) else { continue }
+                parent[root(piece)] = root(best.shaft)
+            }
         }
 
         // Groups, in order of their first stroke; the drawing oriented toward its head.
@@ -210,16 +254,14 @@ public enum SymbolGrouping {
         for piece in pieces.indices { members[root(piece), default: []].append(piece) }
         let groups = members.values.map { groupPieces -> SymbolGroup in
             let strokes = groupPieces.flatMap { pieces[$0] }.sorted()
-            return orient(strokes, ink: ink, measures: measures, headPieces: groupPieces.filter { headOf[$0] != nil }.flatMap { pieces[$0] })
+            return orient(strokes, measures: measures, scale: scale)
         }
         return groups.sorted { $0.strokes[0] < $1.strokes[0] }
     }
 
     /// The group's drawing: for an arrow of several strokes, the longest open stroke is the
     /// shaft, the others its head; the shaft is reversed when the head lies at its start.
-    private static func orient(
-        _ strokes: [Int], ink: [InkStroke], measures: [DrawingMeasures], headPieces: [Int]
-    ) -> SymbolGroup {
+    private static func orient(_ strokes: [Int], measures: [DrawingMeasures], scale: Double?) -> SymbolGroup {
         let points = strokes.map { measures[$0].points }
         let allRound = strokes.allSatisfy { measures[$0].isClosedRound || measures[$0].isDoubleRound || measures[$0].isLooselyRound }
         guard strokes.count > 1, !allRound else {
@@ -232,9 +274,17 @@ public enum SymbolGrouping {
         // bent at its apex, and a head drawn filled in is straight nowhere.
         let spans = strokes.map { shaftSpan(measures[$0]) }
         let shaft = strokes[spans.indices.max { spans[$0] < spans[$1] }!]
-        let heads = strokes.filter { $0 != shaft }
-        let shaftPoints = measures[shaft].points
-        // Each other stroke votes for the shaft end nearest to it, by its ink: a tick at the
+        // Strokes continuing the shaft beyond an end lengthen it; the others are its head.
+        let shaftScale = scale ?? 0.25 * measures[shaft].pathLength
+        var extensions: [(stroke: Int, atStart: Bool)] = []
+        for stroke in strokes where stroke != shaft {
+            if let end = extensionEnd(of: measures[stroke], shaft: measures[shaft], scale: shaftScale) {
+                extensions.append((stroke, end.atStart))
+            }
+        }
+        let heads = strokes.filter { stroke in stroke != shaft && !extensions.contains { $0.stroke == stroke } }
+        let shaftPoints = extended(measures[shaft], by: extensions.map { (measures[$0.stroke], $0.atStart) })
+        // Each head stroke votes for the shaft end nearest to it, by its ink: a tick at the
         // start does not outvote the head.
         var startVotes = 0.0, endVotes = 0.0
         for head in heads {
@@ -249,6 +299,58 @@ public enum SymbolGrouping {
         return SymbolGroup(
             strokes: strokes, heads: heads, drawing: [oriented] + heads.map { measures[$0].points },
             isReversed: reversed, isConcentricCircles: false)
+    }
+
+    /// Where `stroke` continues `shaft` (see `extensionReach`, `extensionMaxAngle`): which
+    /// end, and how far its nearer end lies from the shaft in R; nil when it does not.
+    static func extensionEnd(
+        of stroke: DrawingMeasures, shaft: DrawingMeasures, scale: Double
+    ) -> (atStart: Bool, gap: Double)? {
+        let points = stroke.points, shaftPoints = shaft.points
+        guard points.count > 1, shaftPoints.count > 4, scale > 0,
+            Geometry.distance(stroke.start, stroke.last) >= 0.6 * stroke.pathLength
+        else { return nil }
+        let inset = shaftPoints.count / 5
+        for (end, inner, atStart) in [
+            (shaftPoints[shaftPoints.count - 1], shaftPoints[shaftPoints.count - 1 - inset], false),
+            (shaftPoints[0], shaftPoints[inset], true),
+        ] {
+            let length = Geometry.distance(inner, end)
+            guard length > 0 else { continue }
+            let inward = (inner - end) / length
+            // Along the shaft's end: positive back along the shaft, negative beyond its end.
+            let along = points.map { (($0 - end) * inward).sum() }
+            // It reaches well beyond the end (a barb's apex overshoots it by little).
+            guard -(along.min()!) >= GroupingThresholds.extensionMinimumBeyond * scale else { continue }
+            // The stroke's end nearer the shaft starts at the shaft (or a small gap from its end)…
+            let near = along.first! > along.last! ? stroke.start : stroke.last
+            let far = near == stroke.start ? stroke.last : stroke.start
+            let gap = Geometry.distance(near, toPolyline: shaftPoints) / scale
+            guard gap <= GroupingThresholds.extensionReach else { continue }
+            // …and heads out in line with the shaft.
+            let outward = far - near
+            let outwardLength = Geometry.distance(far, near)
+            guard outwardLength > 0,
+                -((outward * inward).sum()) / outwardLength >= cos(GroupingThresholds.extensionMaxAngle * Double.pi / 180)
+            else { continue }
+            return (atStart, gap)
+        }
+        return nil
+    }
+
+    /// The shaft's points with each extension's points beyond its end added there, outward.
+    static func extended(_ shaft: DrawingMeasures, by extensions: [(stroke: DrawingMeasures, atStart: Bool)]) -> [SketchPoint] {
+        var points = shaft.points
+        for (stroke, atStart) in extensions where points.count > 1 {
+            let end = atStart ? points[0] : points[points.count - 1]
+            let inner = atStart ? points[points.count / 5] : points[points.count - 1 - points.count / 5]
+            let direction = end - inner
+            // The extension's points past the end, ordered outward.
+            let past = stroke.points.map { (point: $0, along: (($0 - end) * direction).sum()) }
+                .filter { $0.along > 0 }.sorted { $0.along < $1.along }.map(\.point)
+            points = atStart ? past.reversed() + points : points + past
+        }
+        return points
     }
 
     /// How much a stroke looks like a shaft: its extent times its straightness (chord over

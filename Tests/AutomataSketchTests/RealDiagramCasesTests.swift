@@ -1,0 +1,94 @@
+import AutomataSketch
+import Foundation
+import StrokeImage
+import StrokeKit
+import Testing
+
+/// Cases met in real hand-drawn automata (fa-diagrams, issue 15), drawn here by hand in the
+/// same geometry: a shaft lengthened by a later stroke, a head whose barbs end at both circles
+/// of a final state, a curved back edge arriving from the side, a loop as large as its state.
+@Suite struct RealDiagramCasesTests {
+    let a = SketchPoint(100, 100), b = SketchPoint(300, 100)
+    let radius = 30.0
+
+    func read(_ ink: [InkStroke], classifier: any StrokeClassifying = ClosedOrOpenClassifier()) throws -> SketchReading {
+        var cache = ClassificationCache()
+        return try SketchReader.read(ink, classifier: classifier, cache: &cache)
+    }
+
+    /// One drawing per stroke, or all the listed strokes in one drawing.
+    func ink(_ strokes: [Stroke], oneDrawing: Set<Int> = [], symbols: [Int: [String]] = [:]) -> [InkStroke] {
+        let first = oneDrawing.min() ?? -1
+        return strokes.enumerated().map { index, stroke in
+            InkStroke(stroke: stroke, drawing: oneDrawing.contains(index) ? first : index, symbols: symbols[index] ?? [])
+        }
+    }
+
+    func transitions(_ sketch: Sketch) -> [String] {
+        func place(_ id: Int?) -> String {
+            guard let state = id.flatMap(sketch.state) else { return "?" }
+            return distance(state.center, a) < distance(state.center, b) ? "a" : "b"
+        }
+        return sketch.transitions.filter { !$0.isInitialMarker }.map { "\(place($0.from))→\(place($0.to))" }.sorted()
+    }
+
+    @Test func shaftLengthenedByALaterStrokeKeepsItsDirection() throws {
+        // a → b, the shaft stopping 1.2 R short of a; later the writer retraces its start and
+        // carries it on to a's rim. The extension is no head: the arrow still points at b.
+        let shaft = Hand.stroke([a + SketchPoint(66, 0), b - SketchPoint(34, 0)])
+        let head = Hand.head(at: b - SketchPoint(33, 0), from: a, size: 14)
+        let extended = Hand.stroke([a + SketchPoint(80, 1), a + SketchPoint(31, 0)])
+        for oneDrawing in [Set<Int>(), [2, 3, 4]] {
+            let strokes = [Hand.circle(a, radius), Hand.circle(b, radius), shaft, head, extended]
+            let reading = try read(ink(strokes, oneDrawing: oneDrawing, symbols: [2: ["0"]]))
+            #expect(transitions(reading.sketch) == ["a→b"], "one drawing: \(!oneDrawing.isEmpty)")
+            #expect(reading.symbolOfStroke[2] == reading.symbolOfStroke[4], "the extension is part of the arrow")
+            let arrow = reading.symbols[reading.symbolOfStroke[2]].group
+            #expect(arrow.heads == [3] && !arrow.isReversed, "\(arrow.heads) \(arrow.isReversed)")
+            #expect(!reading.sketch.states.contains { reading.sketch.isInitial($0.id) }, "no initial arrow was drawn")
+        }
+    }
+
+    @Test func headWhoseBarbsEndAtBothCirclesOfAFinalStateJoinsItsShaft() throws {
+        // b is final (circles of 30 and 40): one barb ends within reach of the inner circle,
+        // the other only of the outer one; that is one state, so the stroke is no transition.
+        let tip = b - SketchPoint(40, 0)
+        let head = Hand.stroke([tip + SketchPoint(-14, -14), tip, tip + SketchPoint(-3, 12)], perSegment: 6)
+        let strokes = [
+            Hand.circle(a, radius), Hand.circle(b, radius), Hand.circle(b, radius * 4 / 3, startAngle: 2),
+            Hand.stroke([a + SketchPoint(32, 0), tip]), head,
+        ]
+        let groups = SymbolGrouping.group(ink(strokes))
+        #expect(groups.contains { $0.strokes == [3, 4] && $0.heads == [4] }, "\(groups.map(\.strokes))")
+        let reading = try read(ink(strokes, symbols: [3: ["1"]]))
+        #expect(transitions(reading.sketch) == ["a→b"], "\(transitions(reading.sketch))")
+    }
+
+    @Test func curvedBackEdgeStoppingShortArrivesFromTheSide() throws {
+        // From b's underside round below both states and up toward a, stopping 1.2 R short of
+        // a's rim: its chord points past a, the way it arrives points at a.
+        let tip = a + SketchPoint(-25, 60)
+        let back = Hand.stroke([b + SketchPoint(0, 31), b + SketchPoint(0, 120), a + SketchPoint(-25, 120), tip])
+        let head = Hand.head(at: tip, from: tip + SketchPoint(0, 20), size: 14)
+        let reading = try read(ink([Hand.circle(a, radius), Hand.circle(b, radius), back, head], symbols: [2: ["b"]]))
+        #expect(transitions(reading.sketch) == ["b→a"], "\(transitions(reading.sketch))")
+    }
+
+    @Test func loopAsLargeAsItsStateWithItsHeadApartIsASelfLoop() throws {
+        // The loop ends 1.8 R from a's centre; its head, drawn apart, comes back to the rim. The
+        // classifier rejects the pair: the geometry reads it.
+        let loop = Hand.stroke([
+            a + SketchPoint(22, -21), a + SketchPoint(40, -70), a + SketchPoint(0, -100),
+            a + SketchPoint(-40, -70), a + SketchPoint(-32, -48),
+        ])
+        let head = Hand.head(at: a + SketchPoint(-25, -36), from: a + SketchPoint(-36, -58), size: 10)
+        var cache = ClassificationCache()
+        let strokes = ink([Hand.circle(a, radius), loop, head], symbols: [1: ["a"]])
+        let reading = try SketchReader.read(
+            [InkStroke(stroke: strokes[0].stroke, drawing: 0, shape: .circle)] + strokes.dropFirst(),
+            classifier: FixedClassifier(cycle: 0.3, none: 0.7), cache: &cache)
+        #expect(reading.sketch.transitions.contains { $0.from == $0.to && $0.from != nil && $0.symbols == ["a"] },
+                "\(reading.sketch.transitions)")
+        #expect(reading.symbolOfStroke[1] == reading.symbolOfStroke[2])
+    }
+}
