@@ -128,6 +128,12 @@ extension Sketch {
         guard StrokeRuleThresholds.loopWinding.contains(abs(drawing.winding)),
             drawing.pathLength <= StrokeRuleThresholds.loopStretch * 2 * Double.pi * drawing.meanRadius
         else { return nil }
+        // A head drawn apart counts only on a loop that curls back (its ends nearer each other
+        // than its extent): a straight shaft with a far-flung head is no loop.
+        let curled = Geometry.distance(drawing.start, drawing.last) <= StrokeRuleThresholds.loopCurl * Geometry.extent(drawing.points)
+        func headDistances(_ state: SketchState) -> [Double] {
+            curled ? heads.map { Geometry.distance($0, state.center) } : []
+        }
         var best: (state: SketchState, score: Double)?
         for state in states {
             let rim = state.outerRadius
@@ -135,7 +141,7 @@ extension Sketch {
             let distances = drawing.points.map { Geometry.distance($0, state.center) }
             // The loop ends where it comes back closest to the state in its last quarter: an
             // arrowhead's last barb may point away from the rim.
-            let end = (distances[(distances.count * 3 / 4)...] + heads.map { Geometry.distance($0, state.center) }).min()!
+            let end = (distances[(distances.count * 3 / 4)...] + headDistances(state)).min()!
             guard Geometry.distance(drawing.start, state.center) <= reach, end <= reach,
                 distances.max()! >= rim + StrokeRuleThresholds.loopMinimumBulge * state.radius,
                 drawing.meanRadius <= (drawing.isClosedRound ? StrokeRuleThresholds.loopAsCircleMaxRadius : StrokeRuleThresholds.openLoopMaxRadius) * rim,

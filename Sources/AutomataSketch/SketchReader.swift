@@ -240,8 +240,9 @@ extension Sketch {
 
     /// The last step of stage 3: arrow ends the stroke rules left in empty space, judged on the
     /// whole sketch. A tip that stops short of a state further than `arrowSnap` (but within
-    /// `looseEndReach`, the state ahead of the arrow along its chord or, failing that, along
-    /// the direction it arrives in: a curved back edge arrives from the side) enters it. Of the arrows whose start is
+    /// `looseEndReach`, the state ahead of the arrow along its chord or, for an arrow leaving a
+    /// state, along the direction it arrives in: a curved back edge arrives from the side)
+    /// enters it. Of the arrows whose start is
     /// free, the one starting farthest from any state is the initial arrow; the others start
     /// at the state behind them within `looseEndReach` (people start a transition a little
     /// away from its state; only the initial arrow comes from empty space). Returns the ids
@@ -250,9 +251,11 @@ extension Sketch {
         var changed: [Int] = []
         for index in transitions.indices where transitions[index].kind == .regular && transitions[index].to == nil {
             let geometry = transitions[index].geometry
-            if let state = stateInLine(from: geometry.start, through: geometry.tip, excluding: transitions[index].from)
-                ?? stateInLine(from: geometry.nearEnds.tip, through: geometry.tip, excluding: transitions[index].from)
-            {
+            // Along the way it arrives only for an arrow leaving a state: a lone head, read
+            // as a tiny arrow, must not be carried into a state by its barb's direction.
+            let arriving = transitions[index].from == nil
+                ? nil : stateInLine(from: geometry.nearEnds.tip, through: geometry.tip, excluding: transitions[index].from)
+            if let state = stateInLine(from: geometry.start, through: geometry.tip, excluding: transitions[index].from) ?? arriving {
                 transitions[index].to = state.id
                 changed.append(transitions[index].id)
             }
@@ -262,7 +265,6 @@ extension Sketch {
         let candidates = freeStarts.map { index -> (index: Int, source: SketchState?, gap: Double) in
             let geometry = transitions[index].geometry
             let source = stateInLine(from: geometry.tip, through: geometry.start, excluding: transitions[index].to)
-                ?? stateInLine(from: geometry.nearEnds.start, through: geometry.start, excluding: transitions[index].to)
             let gap = states.filter { $0.id != transitions[index].to }
                 .map { (Geometry.distance(geometry.start, $0.center) - $0.outerRadius) / $0.radius }.min() ?? .infinity
             return (index, source, gap)

@@ -82,6 +82,9 @@ public enum StrokeRuleThresholds {
     /// An open loop on a rim (its ends apart: no circle) may be this many times the rim's
     /// radius (people draw self-loops as large as their state).
     public static let openLoopMaxRadius = 1.3
+    /// A loop whose head was drawn apart curls back: its ends are at most this fraction of its
+    /// extent apart (a straight stroke: 1).
+    public static let loopCurl = 0.8
     public static let loopOnRimBand = 0.5
     /// A new circle is rejected when its centre is closer to an existing state's centre than
     /// this fraction of the two radii added: the circles would overlap heavily.

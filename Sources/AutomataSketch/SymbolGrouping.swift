@@ -88,8 +88,11 @@ public enum GroupingThresholds {
     /// …heads out of the shaft's end at most this many degrees off the shaft's direction
     /// there…
     public static let extensionMaxAngle = 30.0
-    /// …and reaches at least this many R beyond the end (it may also retrace the shaft).
+    /// …reaches at least this many R beyond the end (it may also retrace the shaft)…
     public static let extensionMinimumBeyond = 0.5
+    /// …and is at most this fraction of the shaft's length (a second arrow drawn alongside the
+    /// first is about as long).
+    public static let extensionMaxShaftFraction = 0.7
     /// Each of two concentric circles may stray this much from its circle or oval (see
     /// `DrawingMeasures.radialSpread`; a state alone: `StrokeRuleThresholds.roundSpread`).
     public static let looseRoundSpread = 0.6
@@ -308,7 +311,9 @@ public enum SymbolGrouping {
     ) -> (atStart: Bool, gap: Double)? {
         let points = stroke.points, shaftPoints = shaft.points
         guard points.count > 1, shaftPoints.count > 4, scale > 0,
-            Geometry.distance(stroke.start, stroke.last) >= 0.6 * stroke.pathLength
+            Geometry.distance(stroke.start, stroke.last) >= 0.6 * stroke.pathLength,
+            // Shorter than the shaft: a second arrow drawn alongside is as long as the first.
+            stroke.pathLength <= GroupingThresholds.extensionMaxShaftFraction * shaft.pathLength
         else { return nil }
         let inset = shaftPoints.count / 5
         for (end, inner, atStart) in [

@@ -92,3 +92,31 @@ import Testing
         #expect(reading.symbolOfStroke[1] == reading.symbolOfStroke[2])
     }
 }
+
+/// Reads a drawing of several strokes as rejected, a closed stroke as a circle and an open one
+/// as an arrow: a head joining its shaft makes the arrow unreadable.
+struct RejectsGroupsClassifier: StrokeClassifying {
+    func classify(_ strokes: [Stroke]) throws -> Classification {
+        if strokes.count > 1 {
+            return Classification(label: "arrow", confidence: 0.1, probabilities: ["arrow": 0.1, "none": 0.9], isRejected: true)
+        }
+        return try ClosedOrOpenClassifier().classify(strokes)
+    }
+}
+
+@Suite struct PendingInkTests {
+    @Test func rejectedInkThatChangesAnEarlierReadingUpdatesTheSketch() throws {
+        // The head joins the shaft drawn before it, and the pair is rejected: the transition
+        // the shaft alone made is gone from the reading, and so from the editor's sketch.
+        let a = SketchPoint(100, 100), b = SketchPoint(300, 100)
+        var editor = SketchEditor(classifier: RejectsGroupsClassifier())
+        _ = try editor.add(Hand.circle(a, 30))
+        _ = try editor.add(Hand.circle(b, 30))
+        _ = try editor.add(Hand.stroke([a + SketchPoint(32, 2), b - SketchPoint(34, -1)]))
+        #expect(editor.sketch.transitions.count == 1)
+        let outcome = try editor.add(Hand.head(at: b - SketchPoint(33, 0), from: a, size: 16))
+        #expect(outcome.outcome.isRejected)
+        #expect(editor.sketch == editor.reading.sketch)
+        #expect(editor.sketch.transitions.isEmpty, "\(editor.sketch.transitions)")
+    }
+}
