@@ -3,6 +3,11 @@ import StrokeNN
 import StrokeOptimizers
 import StrokeTensor
 import TestSupport
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The training loss and optimizers: the loss gradient against central differences and
 /// against the inference softmax, one Adam and one SGD step against plain formulas.
@@ -51,6 +56,40 @@ import TestSupport
         let expected: [Float] = [1 - 0.01, -2 + 0.01, 0.5 - 0.01]
         for (index, value) in parameter.value.values.enumerated() {
             #expect(abs(value - expected[index]) < 1e-4, "w[\(index)] = \(value), expected \(expected[index])")
+        }
+    }
+
+    @Test func adamMatchesPlainFormulaBitwiseWhateverThePartition() {
+        // 21 elements: two eight-lane blocks and a scalar tail. Several steps with decay, the
+        // plain scalar formula in Double-free Float arithmetic as the reference; the result
+        // must not depend on how many parts the update is split into (threads in training).
+        let count = 21, steps = 4
+        let (rate, b1, b2, epsilon, decayRate): (Float, Float, Float, Float, Float) = (0.01, 0.9, 0.999, 1e-8, 0.1)
+        let gradients = (0..<steps).map { GradientCheck.randomValues(count, seed: 80 + UInt64($0)) }
+        var w = GradientCheck.randomValues(count, seed: 79)
+        var (m, v) = ([Float](repeating: 0, count: count), [Float](repeating: 0, count: count))
+        for (step, g) in gradients.enumerated() {
+            let correction1 = 1 - pow(Double(b1), Double(step + 1)), correction2 = 1 - pow(Double(b2), Double(step + 1))
+            let stepSize = Float(Double(rate) * correction2.squareRoot() / correction1)
+            let epsilonHat = Float(Double(epsilon) * correction2.squareRoot())
+            for i in 0..<count {
+                m[i] = b1 * m[i] + (1 - b1) * g[i]
+                v[i] = b2 * v[i] + (1 - b2) * g[i] * g[i]
+                w[i] = w[i] * (1 - rate * decayRate) - stepSize * m[i] / (v[i].squareRoot() + epsilonHat)
+            }
+        }
+        for parts in [1, 2, 3] {
+            let parameter = Parameter(name: "w", value: Tensor(shape: [count], values: GradientCheck.randomValues(count, seed: 79)))
+            let adam = Adam(learningRate: rate, beta1: b1, beta2: b2, epsilon: epsilon, weightDecay: decayRate)
+            for g in gradients {
+                parameter.gradient = Tensor(shape: [count], values: g)
+                adam.beginStep([parameter])
+                ParameterBuffers.with([parameter]) { buffers in
+                    for part in 0..<parts { adam.update(buffers, part: part, of: parts) }
+                }
+            }
+            #expect(parameter.value.values == w, "Adam in \(parts) parts: \(parameter.value.values) vs plain \(w)")
+            #expect(adam.state.buffers == [m, v] && adam.state.stepCount == steps, "Adam's moments in \(parts) parts")
         }
     }
 
