@@ -12,7 +12,8 @@ public final class Conv2D: Layer {
     public let kernelSize: Int
     public let weight: Parameter
     public let bias: Parameter
-    /// im2col of the last input, kept for the weight gradient.
+    /// im2col of the last input, kept for the weight gradient. Work buffers only grow, so
+    /// training that alternates batch sizes (a last partial batch, validation) reuses them.
     private var columns: [Float] = []
     /// Gradient with respect to a chunk of `columns` (a few images), folded back by col2im.
     private var columnGradient: [Float] = []
@@ -44,7 +45,7 @@ public final class Conv2D: Layer {
     public func forward(_ input: Tensor, into output: inout Tensor, training: Bool) {
         let g = geometry(input.shape)
         let columnCount = g.columnCount, rows = g.columnRows
-        if columns.count != rows * columnCount {
+        if columns.count < rows * columnCount {
             columns = [Float](repeating: 0, count: rows * columnCount)
         }
         input.values.withUnsafeBufferPointer { source in
@@ -92,7 +93,7 @@ public final class Conv2D: Layer {
             // chunk is cleared, written and folded while it is still in the L2 cache.
             let plane = g.height * g.width
             let chunkImages = max(1, min(g.batch, Self.columnGradientChunkFloats / (rows * plane)))
-            if columnGradient.count != rows * chunkImages * plane {
+            if columnGradient.count < rows * chunkImages * plane {
                 columnGradient = [Float](repeating: 0, count: rows * chunkImages * plane)
             }
             columnGradient.withUnsafeMutableBufferPointer { dCols in

@@ -39,7 +39,7 @@ public final class MaxPool2D: Layer {
             }
             return
         }
-        if winners.count != output.count { winners = [UInt8](repeating: 0, count: output.count) }
+        if winners.count < output.count { winners = [UInt8](repeating: 0, count: output.count) }
         input.values.withUnsafeBufferPointer { x in
             output.values.withUnsafeMutableBufferPointer { y in
                 winners.withUnsafeMutableBufferPointer { winner in
