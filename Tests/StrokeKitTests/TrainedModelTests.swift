@@ -42,6 +42,33 @@ import Testing
         }
     }
 
+    @Test(arguments: ["fixture", "bundled"])
+    func int8RoundTripGivesLogitsCloseToTheFloatModel(which: String) throws {
+        // The He-initialised fixture and the bundled trained model (F16 file, so its weights
+        // are what the quantizer would see in an app). Per output channel the weight error
+        // is at most max|w|/254 (0.4% of the channel's largest weight), and errors of
+        // hundreds of products mostly cancel: logits move by a few percent of their scale.
+        let model = which == "bundled" ? try TrainedModel.load(contentsOf: ShapeClassifier.bundledModelURL()) : Fixtures.model()
+        let input = Fixtures.inputTensor(Fixtures.images(count: 32, seed: 3))
+        let loaded = try TrainedModel.load(bytes: model.file.encode(precision: .int8), source: "int8")
+        let expected = model.network.forward(input, training: false).values
+        let found = loaded.network.forward(input, training: false).values
+        let scale = max(1, expected.map(abs).max() ?? 0)
+        let difference = maximumDifference(found, expected)
+        #expect(difference <= 0.03 * scale, "\(which): maxdiff = \(difference), tolerance \(0.03 * scale)")
+        #expect(difference > 0, "int8 quantization should change something")
+        let classes = model.network.classCount
+        for row in 0..<32 {
+            let slice = { (values: [Float]) in Array(values[(row * classes)..<((row + 1) * classes)]) }
+            let (a, b) = (slice(expected), slice(found))
+            let margin = a.sorted().suffix(2).reduce(0) { $1 - $0 }
+            // Where the float model is not on a knife's edge, the int8 model picks the same class.
+            if margin > 2 * difference {
+                #expect(a.firstIndex(of: a.max()!) == b.firstIndex(of: b.max()!), "\(which) image \(row): \(a) vs \(b)")
+            }
+        }
+    }
+
     @Test func loadFromBytesEqualsLoadFromFile() throws {
         let model = Fixtures.model()
         let bytes = try model.file.encode(precision: .float32)
