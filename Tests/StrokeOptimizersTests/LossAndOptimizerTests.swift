@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import StrokeNN
 import StrokeOptimizers
@@ -41,10 +42,32 @@ import Darwin
             var probabilities = Array(logits[(row * classes)..<((row + 1) * classes)])
             probabilities.withUnsafeMutableBufferPointer { Softmax.apply($0) }
             for k in 0..<classes {
-                let expected = probabilities[k] - (k == labels[row] ? 1 : 0)
+                let others = (0..<classes).filter { $0 != labels[row] }.reduce(Float(0)) { $0 + probabilities[$1] }
+                let expected = k == labels[row] ? -others : probabilities[k]
                 #expect(gradient.values[row * classes + k] == expected,
                         "row \(row) class \(k): loss gradient \(gradient.values[row * classes + k]) vs softmax − onehot \(expected)")
             }
+        }
+    }
+
+    @Test func confidentExamplesKeepTheirGradientToFullRelativePrecision() {
+        // Margins of 8 to 30: p(label) is within 2^-24 of 1 or rounds to 1 in Float, so
+        // p − 1 would lose most digits or all of them. Reference: the same formula in Double.
+        let logits: [Float] = [8, 0, -1, 0.5, 0, 17, 2, -3, 1, -2, 30, 0]
+        let labels = [0, 1, 2]
+        let (batch, classes) = (3, 4)
+        var gradient = Tensor(shape: [batch, classes])
+        _ = SoftmaxCrossEntropy.evaluate(logits: Tensor(shape: [batch, classes], values: logits),
+                                         labels: labels, gradientScale: 1, gradient: &gradient)
+        for row in 0..<batch {
+            let z = logits[(row * classes)..<((row + 1) * classes)].map(Double.init)
+            let largest = z.max()!
+            let sum = z.reduce(0) { $0 + exp($1 - largest) }
+            let others = z.indices.filter { $0 != labels[row] }.reduce(0.0) { $0 + exp(z[$1] - largest) } / sum
+            let value = Double(gradient.values[row * classes + labels[row]])
+            let error: Double = abs(value + others), tolerance: Double = 1e-5 * others
+            #expect(error <= tolerance,
+                    "row \(row): label gradient \(value), exact −\(others), tolerance 1e-5 relative")
         }
     }
 
@@ -97,6 +120,7 @@ import Darwin
         let parameter = Parameter(name: "w", value: Tensor(shape: [2], values: [1, -1]))
         parameter.gradient = Tensor(shape: [2], values: [0.5, -2])
         SGD(learningRate: 0.1, momentum: 0, weightDecay: 0).step([parameter])
-        #expect(parameter.value.values == [1 - 0.05, -1 + 0.2])
+        let expected: [Float] = [1 - 0.05, -1 + 0.2]
+        #expect(parameter.value.values == expected)
     }
 }
