@@ -39,6 +39,13 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Only the inference figures (no sgemm reference, no training).")
     var inferenceOnly = false
 
+    @Option(help: "Images per chunk of the fast path's batch figures (default: InferenceEngine.chunkSize).")
+    var chunkSize = InferenceEngine.chunkSize
+
+    func validate() throws {
+        guard chunkSize > 0 else { throw ValidationError("--chunk-size must be at least 1, got \(chunkSize)") }
+    }
+
     func run() throws {
         let classifier = try benchmarkClassifier()
         let images = try benchmarkImages()
@@ -222,7 +229,7 @@ struct BenchCommand: ParsableCommand {
         let floats = inputFloats(images)
         let count = images.count, size = ModelInput.side * ModelInput.side
         let threads = ProcessInfo.processInfo.activeProcessorCount
-        let engines = (0..<threads).map { _ in InferenceEngine(network: network) }
+        let engines = (0..<threads).map { _ in InferenceEngine(network: network, imagesPerChunk: chunkSize) }
         func rate(threads: Int) -> Double {
             let share = (count + threads - 1) / threads
             let runs = (0..<18).map { _ in
