@@ -21,9 +21,9 @@ import StrokeTensor
 /// `cblas_sgemm` (`cblas_sgemv` for a dense layer on one image), about three quarters of
 /// the time for the default network; im2col, the fused pool/bias/ReLU pass and the input
 /// copy are hand-written (`InferenceEngine+Kernels.swift`).
-/// Convolutions run one image at a time, so that their products stay small enough for
-/// OpenBLAS's small-matrix kernels (no packing; a whole chunk's product is packed and was
-/// slower per image); a batch runs in chunks of `imagesPerChunk` images so that each dense
+/// Convolutions run on as few images at a time as keep their products within OpenBLAS's
+/// small-matrix kernels (no packing; a whole chunk's product is packed and was slower per
+/// image): one image for the default network's conv2 and conv3; a batch runs in chunks of `imagesPerChunk` images so that each dense
 /// layer is one sgemm per chunk, its weights read once per chunk rather than per image.
 ///
 /// Not thread-safe (it owns its work buffers): use one engine per thread. It may move to
@@ -99,11 +99,13 @@ public final class InferenceEngine: @unchecked Sendable {
         var largestColumns = 0, largestProduct = 0
         for step in steps {
             if case let .convolution(_, _, kernelSize, input, product, _, _, _) = step {
-                largestColumns = max(largestColumns, product.height * product.width * kernelSize * kernelSize * input.channels)
-                largestProduct = max(largestProduct, product.imageSize)
+                let group = Self.imagesPerProduct(input: input, kernelSize: kernelSize, outputChannels: product.channels,
+                                                  chunk: chunk)
+                largestColumns = max(largestColumns, group * product.height * product.width * kernelSize * kernelSize * input.channels)
+                largestProduct = max(largestProduct, group * product.imageSize)
             }
         }
-        columns = buffer(largestColumns)   // convolutions run one image at a time
+        columns = buffer(largestColumns)   // sized for one group of `imagesPerProduct` images
         product = buffer(largestProduct)
         outputs = steps.dropLast().map { buffer(chunk * $0.outputSize) }
     }
@@ -307,20 +309,30 @@ public final class InferenceEngine: @unchecked Sendable {
         }
     }
 
-    /// One image through a convolution step. In the reference path:
+    /// Images whose convolution is one product: as many of the chunk as keep it within
+    /// OpenBLAS's small-matrix kernels (M·N·K ≤ 100³ for sgemm on this CPU in OpenBLAS 0.3.21),
+    /// which skip packing; at least one. For the default network: 8 for conv1, 1 for conv2
+    /// and conv3 (196x32x144 and 49x64x288 per image). A larger product is packed, and was
+    /// slower per image.
+    private static func imagesPerProduct(input: FeatureMap, kernelSize: Int, outputChannels: Int, chunk: Int) -> Int {
+        let multiplyAdds = input.height * input.width * kernelSize * kernelSize * input.channels * outputChannels
+        return max(1, min(chunk, 1_000_000 / max(1, multiplyAdds)))
+    }
+
+    /// `count` images through a convolution step as one product. In the reference path:
     /// out = W · im2col(x) + b, then max pool, then ReLU.
-    private func convolve(_ source: UnsafePointer<Float>, into target: UnsafeMutablePointer<Float>,
+    private func convolve(_ source: UnsafePointer<Float>, into target: UnsafeMutablePointer<Float>, count: Int,
                           weight: [Float], bias: [Float], kernelSize: Int,
                           input: FeatureMap, product: FeatureMap, output: FeatureMap, pool: Bool, relu: Bool) {
-        let patch = kernelSize * kernelSize * input.channels, pixels = input.height * input.width
+        let patch = kernelSize * kernelSize * input.channels, pixels = count * input.height * input.width
         // A 1x1 kernel's im2col is the (borderless) map itself; a one-channel map's is
         // stored transposed (see im2colSingleChannel).
         let transposed = kernelSize > 1 && input.channels == 1
         let rows = kernelSize == 1 ? source : UnsafePointer(columns.baseAddress!)
         if transposed {
-            im2colSingleChannel(source, map: input, kernelSize: kernelSize, count: 1, into: columns.baseAddress!)
+            im2colSingleChannel(source, map: input, kernelSize: kernelSize, count: count, into: columns.baseAddress!)
         } else if kernelSize > 1 {
-            im2colChannelsLast(source, map: input, kernelSize: kernelSize, count: 1, into: columns.baseAddress!)
+            im2colChannelsLast(source, map: input, kernelSize: kernelSize, count: count, into: columns.baseAddress!)
         }
         weight.withUnsafeBufferPointer { w in
             BLAS.gemm(transposeA: transposed, m: pixels, n: product.channels, k: patch, a: rows,
@@ -329,18 +341,19 @@ public final class InferenceEngine: @unchecked Sendable {
         }
         bias.withUnsafeBufferPointer { b in
             poolBiasReLU(self.product.baseAddress!, map: product, into: target, map: output,
-                         count: 1, pool: pool, bias: b.baseAddress!, relu: relu)
+                         count: count, pool: pool, bias: b.baseAddress!, relu: relu)
         }
     }
 
     private func run(_ step: Step, count: Int, source: UnsafePointer<Float>, target: UnsafeMutablePointer<Float>) {
         switch step {
         case let .convolution(weight, bias, kernelSize, input, product, output, pool, relu):
-            // One image at a time: its products (at most 196x32x144 here) stay in OpenBLAS's
-            // small-matrix kernels, which skip packing; a chunk's would not.
-            for n in 0..<count {
-                convolve(source + n * input.imageSize, into: target + n * output.imageSize, weight: weight, bias: bias,
-                         kernelSize: kernelSize, input: input, product: product, output: output, pool: pool, relu: relu)
+            let group = Self.imagesPerProduct(input: input, kernelSize: kernelSize, outputChannels: product.channels,
+                                              chunk: imagesPerChunk)
+            for first in stride(from: 0, to: count, by: group) {
+                convolve(source + first * input.imageSize, into: target + first * output.imageSize,
+                         count: min(group, count - first), weight: weight, bias: bias, kernelSize: kernelSize,
+                         input: input, product: product, output: output, pool: pool, relu: relu)
             }
         case let .mapPass(input, output, pool, relu, zeros):
             zeros.withUnsafeBufferPointer { z in
