@@ -138,8 +138,9 @@ def score(report, truth, expected, per_stroke):
         "lines": len(strokes),
         "words_right": words_right,
         "words": len(report["simulations"]),
-        # The score of the set: a diagram is right when every word gets its true verdict.
-        "diagram_right": words_right == len(report["simulations"]),
+        # The score of the set: a diagram is fully right when its states, finals, initial
+        # states and transitions are the true ones and every word gets its true verdict.
+        "diagram_right": all(parts.values()) and words_right == len(report["simulations"]),
     }, problems
 
 
