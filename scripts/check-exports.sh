@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Checks `strokekit export` with each format's own tools, for the bundled default model
-# (float16 file, 4 classes with the reject class 'none') and a small model trained here with
-# a non-default architecture (5x5 and 1x1 kernels, a pool of an odd-sized map, dropout,
-# a confidence threshold):
+# (4 classes with the reject class 'none') and a small model trained here with a
+# non-default architecture (5x5 and 1x1 kernels, a pool of an odd-sized map, dropout,
+# a confidence threshold) stored as int8 (exported dequantized, as StrokeKit loads it;
+# Python's safetensors must read that file too):
 #   ONNX:    onnx.checker passes; onnxruntime's probabilities match StrokeKit's on every image
 #            of the thesis dataset within 1e-5 and the argmax agrees on all.
 #   Core ML: coremltools loads the .mlmodel; its spec passes the classifier rules; a NumPy
@@ -34,12 +35,13 @@ strokekit=.build/release/strokekit
 out=out/check-exports
 mkdir -p "$out"
 
+status=0
 small_arch=c8k5-p-c16-p-c24k1-p-d32-dr0.5
 echo "check-exports: training $small_arch for 2 epochs" >&2
 "$strokekit" train --data "$dataset" --arch "$small_arch" --epochs 2 --reject-below 0.5 \
-    --output "$out/small.safetensors" > "$out/small.train.txt" 2>&1
+    --precision int8 --output "$out/small.safetensors" > "$out/small.train.txt" 2>&1
+"$venv/bin/python" scripts/check-safetensors.py "$out/small.safetensors" > "$out/small.safetensors.txt" || status=1
 
-status=0
 check() {  # name model
     local name=$1 model=$2
     "$strokekit" export --model "$model" --format onnx --output "$out/$name.onnx" \

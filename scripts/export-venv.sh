@@ -1,6 +1,6 @@
 # Sourced by scripts/check-exports.sh and scripts/bench-onnxruntime.sh: the one virtual
 # environment of the export tools (.venv-check-exports, from
-# scripts/check-exports-requirements.txt: onnx, onnxruntime, coremltools, numpy).
+# scripts/check-exports-requirements.txt: onnx, onnxruntime, coremltools, numpy, safetensors).
 # ensure_export_venv NAME: installs it when the requirements changed; returns 1, after
 # saying NAME is skipped, when PyPI is unreachable.
 export_venv=.venv-check-exports

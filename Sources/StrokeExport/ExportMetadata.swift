@@ -33,9 +33,11 @@ struct ExportMetadata {
         map[Self.backgroundClassesKey] = String(decoding: (try? JSONEncoder().encode(background)) ?? Data(), as: UTF8.self)
         map[Self.sourceKey] = URL(fileURLWithPath: exporter.source).lastPathComponent
         map[Self.sourceChecksumKey] = exporter.sourceChecksum
-        map[Self.weightsKey] = exporter.storedFloat16
-            ? "float32, converted exactly from the model file's float16 weights"
-            : "float32, as stored in the model file"
+        switch exporter.storedPrecision {
+        case .float32: map[Self.weightsKey] = "float32, as stored in the model file"
+        case .float16: map[Self.weightsKey] = "float32, converted exactly from the model file's float16 weights"
+        case .int8: map[Self.weightsKey] = "float32, dequantized as StrokeKit loads the model file's int8 weights (level x channel scale)"
+        }
         entries = map.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }
     }
 

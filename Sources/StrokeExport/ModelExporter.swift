@@ -9,15 +9,17 @@ import StrokeSupport
 ///     try exporter.write(.onnx, to: URL(fileURLWithPath: "shapes.onnx"))
 ///
 /// The model is read and checked exactly as `ShapeClassifier` reads it (errors are
-/// `ClassifierError`s naming the file). Weights are always exported as float32; a model
-/// file stored as float16 is widened exactly, so the export computes what StrokeKit does.
+/// `ClassifierError`s naming the file). Weights are always exported as float32: a model
+/// file stored as float16 is widened exactly and an int8 one dequantized (level × channel
+/// scale, in float32) exactly as StrokeKit loads it, so the export computes what StrokeKit does.
 public struct ModelExporter {
     /// The model being exported.
     public let model: TrainedModel
     /// Names the model file in errors and in the export's metadata.
     public let source: String
-    /// True when the model file stores (some of) its weights as float16.
-    public let storedFloat16: Bool
+    /// The narrowest dtype the model file stores weights in: `.int8` when some are int8,
+    /// else `.float16` when some are float16, else `.float32`.
+    public let storedPrecision: TensorDType
     /// The SHA-256 of the model file's tensor data, when the file carried one.
     public let sourceChecksum: String?
     /// The reject rule the model's metadata describes.
@@ -32,15 +34,15 @@ public struct ModelExporter {
             throw ClassifierError.modelFile(error)
         }
         try self.init(model: TrainedModel.load(file: file), source: file.source,
-                      storedFloat16: file.storedDTypes.values.contains(.float16),
+                      storedPrecision: [TensorDType.int8, .float16].first { file.storedDTypes.values.contains($0) } ?? .float32,
                       sourceChecksum: file.verifiedChecksum)
     }
 
     /// Exports a model held in memory; `source` names it in errors and metadata.
-    public init(model: TrainedModel, source: String, storedFloat16: Bool = false, sourceChecksum: String? = nil) throws {
+    public init(model: TrainedModel, source: String, storedPrecision: TensorDType = .float32, sourceChecksum: String? = nil) throws {
         self.model = model
         self.source = source
-        self.storedFloat16 = storedFloat16
+        self.storedPrecision = storedPrecision
         self.sourceChecksum = sourceChecksum
         self.rejectRule = try RejectRule(metadata: model.metadata, source: source)
     }

@@ -30,8 +30,13 @@ public enum ModelFileError: Error, Equatable, Sendable, CustomStringConvertible 
     case invalidTensorName(source: String, tensor: String)
     /// A tensor entry lacks `dtype`, `shape` or `data_offsets`, or one has the wrong JSON type.
     case invalidTensorEntry(source: String, tensor: String, detail: String)
-    /// A dtype other than F32 and F16.
+    /// A dtype other than F32, F16 and I8.
     case unsupportedDType(source: String, tensor: String, dtype: String)
+    /// An I8 tensor without its `<name>.scale` tensor.
+    case missingQuantizationScale(source: String, tensor: String, scaleTensor: String)
+    /// An I8 tensor whose scales are unusable: wrong dtype or shape, not finite and positive,
+    /// or the I8 tensor is a scalar.
+    case invalidQuantizationScale(source: String, tensor: String, detail: String)
     /// A negative dimension, or an element count that overflows.
     case invalidShape(source: String, tensor: String, detail: String)
     /// Offsets that are negative, reversed, overlapping, or leave a gap.
@@ -106,7 +111,11 @@ public enum ModelFileError: Error, Equatable, Sendable, CustomStringConvertible 
         case let .invalidTensorEntry(source, tensor, detail):
             return "\(source): tensor '\(tensor)': \(detail)"
         case let .unsupportedDType(source, tensor, dtype):
-            return "\(source): tensor '\(tensor)' has dtype '\(dtype)'; StrokeKit reads F32 and F16 only (convert the file, e.g. with numpy, to float32)"
+            return "\(source): tensor '\(tensor)' has dtype '\(dtype)'; StrokeKit reads F32, F16 and I8 (with per-channel scales) only (convert the file, e.g. with numpy, to float32)"
+        case let .missingQuantizationScale(source, tensor, scaleTensor):
+            return "\(source): tensor '\(tensor)' is stored as I8 but its scales '\(scaleTensor)' are missing"
+        case let .invalidQuantizationScale(source, tensor, detail):
+            return "\(source): I8 tensor '\(tensor)': \(detail)"
         case let .invalidShape(source, tensor, detail):
             return "\(source): tensor '\(tensor)' has an invalid shape: \(detail)"
         case let .invalidOffsets(source, tensor, detail):

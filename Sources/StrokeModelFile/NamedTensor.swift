@@ -4,12 +4,18 @@ public enum TensorDType: String, Sendable, CaseIterable {
     case float32 = "F32"
     /// IEEE 754 binary16, little-endian: half the size, about 3 significant decimal digits.
     case float16 = "F16"
+    /// Signed 8-bit integers, one scale per output channel in a tensor of its own
+    /// (`<name>.scale`): a quarter of the size. As a storage precision, weights (tensors of
+    /// rank 2 and more) are quantized symmetrically per output channel (`Int8Quantization`)
+    /// and the other tensors stay F32.
+    case int8 = "I8"
 
     /// Bytes per element.
     public var byteCount: Int {
         switch self {
         case .float32: 4
         case .float16: 2
+        case .int8: 1
         }
     }
 }
@@ -40,7 +46,8 @@ public struct NamedTensor: Sendable, Equatable {
 extension TensorDType {
     /// Appends `values` to `bytes` in this dtype. Values are finite and, for F16, within
     /// range (the encoder checks first). F16 rounds to nearest, ties to even (IEEE default);
-    /// magnitudes below 2^-24 become 0.
+    /// magnitudes below 2^-24 become 0. For I8 the values are already quantization levels
+    /// (integers in -127...127, see `Int8Quantization`).
     func append(_ values: [Float], to bytes: inout [UInt8]) {
         switch self {
         case .float32:
@@ -57,6 +64,8 @@ extension TensorDType {
                 bytes.append(UInt8(truncatingIfNeeded: bits))
                 bytes.append(UInt8(truncatingIfNeeded: bits >> 8))
             }
+        case .int8:
+            for value in values { bytes.append(UInt8(bitPattern: Int8(value))) }
         }
     }
 
@@ -76,6 +85,9 @@ extension TensorDType {
                 let bits = UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8
                 values.append(Float(Float16(bitPattern: bits)))
             }
+        case .int8:
+            // The levels; the decoder multiplies them by their channel's scale.
+            for offset in start..<(start + count) { values.append(Float(Int8(bitPattern: bytes[offset]))) }
         }
         return values
     }

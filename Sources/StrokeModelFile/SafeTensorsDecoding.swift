@@ -29,16 +29,59 @@ extension SafeTensorsFile {
             throw ModelFileError.checksumMissing(source: source)
         }
 
+        func values(of entry: TensorEntry) -> [Float] {
+            entry.dtype.values(in: bytes, from: dataStart + entry.begin, count: entry.elementCount)
+        }
+        let scales = try quantizationScales(ordered, source: source, values: values)
+        let tensors = ordered.filter { !scales.consumed.contains($0.name) }
         var file = SafeTensorsFile(
-            tensors: ordered.map { entry in
-                NamedTensor(
+            tensors: tensors.map { entry in
+                let stored = values(of: entry)
+                return NamedTensor(
                     name: entry.name, shape: entry.shape,
-                    values: entry.dtype.values(in: bytes, from: dataStart + entry.begin, count: entry.elementCount))
+                    values: entry.dtype == .int8
+                        ? Int8Quantization.dequantize(stored, shape: entry.shape, scales: scales.byTensor[entry.name]!)
+                        : stored)
             },
             metadata: metadata, source: source)
-        file.storedDTypes = Dictionary(uniqueKeysWithValues: ordered.map { ($0.name, $0.dtype) })
+        file.storedDTypes = Dictionary(uniqueKeysWithValues: tensors.map { ($0.name, $0.dtype) })
         file.verifiedChecksum = storedChecksum?.lowercased()
         return file
+    }
+
+    /// The scales of every I8 tensor, read from its `<name>.scale` tensor: F32 or F16, shape
+    /// (first dimension of the I8 tensor), finite and positive. Those scale tensors are consumed.
+    private static func quantizationScales(
+        _ entries: [TensorEntry], source: String, values: (TensorEntry) -> [Float]
+    ) throws -> (byTensor: [String: [Float]], consumed: Set<String>) {
+        let byName = Dictionary(uniqueKeysWithValues: entries.map { ($0.name, $0) })
+        var scales: [String: [Float]] = [:]
+        var consumed = Set<String>()
+        for entry in entries where entry.dtype == .int8 {
+            func invalid(_ detail: String) -> ModelFileError {
+                .invalidQuantizationScale(source: source, tensor: entry.name, detail: detail)
+            }
+            guard let channels = entry.shape.first else {
+                throw invalid("an I8 tensor needs at least one dimension (its output channels), found shape []")
+            }
+            let scaleName = Int8Quantization.scaleName(of: entry.name)
+            guard let scale = byName[scaleName] else {
+                throw ModelFileError.missingQuantizationScale(source: source, tensor: entry.name, scaleTensor: scaleName)
+            }
+            guard scale.dtype == .float32 || scale.dtype == .float16 else {
+                throw invalid("'\(scaleName)' has dtype \(scale.dtype.rawValue), expected F32 or F16")
+            }
+            guard scale.shape == [channels] else {
+                throw invalid("'\(scaleName)' has shape \(scale.shape), expected [\(channels)] (one scale per output channel)")
+            }
+            let channelScales = values(scale)
+            if let bad = channelScales.firstIndex(where: { !($0.isFinite && $0 > 0) }) {
+                throw invalid("'\(scaleName)' holds \(channelScales[bad]) at index \(bad); scales must be finite and positive")
+            }
+            scales[entry.name] = channelScales
+            consumed.insert(scaleName)
+        }
+        return (scales, consumed)
     }
 
     /// The 8-byte length and the JSON it announces.

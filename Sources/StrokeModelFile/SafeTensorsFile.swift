@@ -29,9 +29,11 @@ public struct SafeTensorsFile: Sendable {
     public var source: String
     /// The `__metadata__` map, without `checksumKey`.
     public var metadata: [String: String]
-    /// The tensors in file order (by data offset).
+    /// The tensors in file order (by data offset). Tensors stored as I8 hold their dequantized
+    /// values; their `.scale` tensors are consumed and not listed.
     public var tensors: [NamedTensor]
     /// How each tensor was stored, for files that were read; empty for files built in memory.
+    /// An I8 tensor is listed as `.int8`; its scale tensor is not listed (nor in `tensors`).
     public internal(set) var storedDTypes: [String: TensorDType] = [:]
     /// The checksum the file carried and that matched its data; nil when it carried none.
     public internal(set) var verifiedChecksum: String?
@@ -98,11 +100,13 @@ extension SafeTensorsFile {
 // MARK: - Encoding
 
 extension SafeTensorsFile {
-    /// The file's bytes, every tensor stored with `precision`.
+    /// The file's bytes, every tensor stored with `precision`; with `.int8`, weights (rank 2
+    /// and more) are quantized per output channel, each followed in the header by its F32
+    /// `<name>.scale`, and the other tensors are F32 (see `Int8Quantization`).
     ///
-    /// Throws (naming the tensor) for an empty, reserved or repeated name, a shape that does
-    /// not match the value count, a NaN or infinity, or, for F16, a magnitude above 65504:
-    /// values are never silently clamped.
+    /// Throws (naming the tensor) for an empty, reserved or repeated name (a quantized
+    /// weight's `.scale` name included), a shape that does not match the value count, a NaN
+    /// or infinity, or, for F16, a magnitude above 65504: values are never silently clamped.
     public func encode(precision: TensorDType = .float32) throws -> [UInt8] {
         try encode(precision: precision, source: source)
     }
@@ -113,15 +117,31 @@ extension SafeTensorsFile {
         var data = [UInt8]()
         data.reserveCapacity(tensors.reduce(0) { $0 + $1.values.count } * precision.byteCount)
         var entries: [(key: String, value: HeaderJSON)] = []
-        for tensor in tensors {
+        func append(_ name: String, _ shape: [Int], _ values: [Float], as dtype: TensorDType) {
             let begin = data.count
-            precision.append(tensor.values, to: &data)
-            entries.append((tensor.name, .object([
-                ("dtype", .string(precision.rawValue)),
-                ("shape", .array(tensor.shape.map { .number(String($0)) })),
+            dtype.append(values, to: &data)
+            entries.append((name, .object([
+                ("dtype", .string(dtype.rawValue)),
+                ("shape", .array(shape.map { .number(String($0)) })),
                 ("data_offsets", .array([.number(String(begin)), .number(String(data.count))])),
             ])))
         }
+        // I8 tensors go after every other one, so that each F32 tensor starts 4-byte aligned.
+        var quantized: [(name: String, shape: [Int], levels: [Float])] = []
+        for tensor in tensors {
+            guard precision == .int8 else {
+                append(tensor.name, tensor.shape, tensor.values, as: precision)
+                continue
+            }
+            guard Int8Quantization.quantizes(shape: tensor.shape) else {
+                append(tensor.name, tensor.shape, tensor.values, as: .float32)
+                continue
+            }
+            let (levels, scales) = Int8Quantization.quantize(tensor.values, shape: tensor.shape)
+            append(Int8Quantization.scaleName(of: tensor.name), [tensor.shape[0]], scales, as: .float32)
+            quantized.append((tensor.name, tensor.shape, levels))
+        }
+        for tensor in quantized { append(tensor.name, tensor.shape, tensor.levels, as: .int8) }
 
         var storedMetadata = metadata
         storedMetadata[Self.checksumKey] = sha256Hex(data[...])
@@ -144,8 +164,12 @@ extension SafeTensorsFile {
             guard !tensor.name.isEmpty, tensor.name != "__metadata__" else {
                 throw ModelFileError.invalidTensorName(source: source, tensor: tensor.name)
             }
-            guard seen.insert(tensor.name).inserted else {
-                throw ModelFileError.duplicateTensorName(source: source, tensor: tensor.name)
+            var names = [tensor.name]
+            if precision == .int8 && Int8Quantization.quantizes(shape: tensor.shape) {
+                names.append(Int8Quantization.scaleName(of: tensor.name))
+            }
+            for name in names where !seen.insert(name).inserted {
+                throw ModelFileError.duplicateTensorName(source: source, tensor: name)
             }
             // Fields are public and mutable, so the init's preconditions may no longer hold.
             guard let count = elementCount(tensor.shape), count == tensor.values.count else {

@@ -12,9 +12,10 @@ public final class Conv2D: Layer {
     public let kernelSize: Int
     public let weight: Parameter
     public let bias: Parameter
-    /// im2col of the last input, kept for the weight gradient.
+    /// im2col of the last input, kept for the weight gradient. Work buffers only grow, so
+    /// training that alternates batch sizes (a last partial batch, validation) reuses them.
     private var columns: [Float] = []
-    /// Gradient with respect to `columns`, folded back by col2im.
+    /// Gradient with respect to a chunk of `columns` (a few images), folded back by col2im.
     private var columnGradient: [Float] = []
 
     public init(name: String, inputChannels: Int, outputChannels: Int, kernelSize: Int = 3) {
@@ -44,7 +45,7 @@ public final class Conv2D: Layer {
     public func forward(_ input: Tensor, into output: inout Tensor, training: Bool) {
         let g = geometry(input.shape)
         let columnCount = g.columnCount, rows = g.columnRows
-        if columns.count != rows * columnCount {
+        if columns.count < rows * columnCount {
             columns = [Float](repeating: 0, count: rows * columnCount)
         }
         input.values.withUnsafeBufferPointer { source in
@@ -87,20 +88,33 @@ public final class Conv2D: Layer {
                 }
             }
             guard inputGradient != nil else { return }
-            // dCols (rows, NHW) = Wᵀ · dOut, then folded back onto the input by col2im.
-            if columnGradient.count != rows * columnCount {
-                columnGradient = [Float](repeating: 0, count: rows * columnCount)
+            // dCols (rows, NHW) = Wᵀ · dOut, folded back onto the input by col2im, a few
+            // images at a time: BLAS clears its output before a beta = 0 product, so the
+            // chunk is cleared, written and folded while it is still in the L2 cache.
+            let plane = g.height * g.width
+            let chunkImages = max(1, min(g.batch, Self.columnGradientChunkFloats / (rows * plane)))
+            if columnGradient.count < rows * chunkImages * plane {
+                columnGradient = [Float](repeating: 0, count: rows * chunkImages * plane)
             }
             columnGradient.withUnsafeMutableBufferPointer { dCols in
                 weight.value.values.withUnsafeBufferPointer { w in
-                    BLAS.gemm(transposeA: true, m: rows, n: columnCount, k: outputChannels,
-                              a: w.baseAddress!, lda: rows, b: dOut.baseAddress!, ldb: columnCount,
-                              c: dCols.baseAddress!, ldc: columnCount)
-                }
-                inputGradient!.values.withUnsafeMutableBufferPointer { dIn in
-                    col2im(dCols.baseAddress!, into: dIn.baseAddress!, geometry: g)
+                    inputGradient!.values.withUnsafeMutableBufferPointer { dIn in
+                        for first in stride(from: 0, to: g.batch, by: chunkImages) {
+                            let images = min(chunkImages, g.batch - first)
+                            BLAS.gemm(transposeA: true, m: rows, n: images * plane, k: outputChannels,
+                                      a: w.baseAddress!, lda: rows, b: dOut.baseAddress! + first * plane, ldb: columnCount,
+                                      c: dCols.baseAddress!, ldc: images * plane)
+                            var chunk = g
+                            chunk.batch = images
+                            col2im(dCols.baseAddress!, into: dIn.baseAddress! + first * plane, geometry: chunk,
+                                   channelStride: g.batch * plane)
+                        }
+                    }
                 }
             }
         }
     }
+
+    /// Size of the column-gradient chunk, in floats (512 KB: half a typical L2 cache).
+    static let columnGradientChunkFloats = 128 * 1024
 }

@@ -4,151 +4,128 @@ import StrokeTensor
 /// the reference path (`Network.forward`) is the contract, this is the fast path, and the
 /// tests check one against the other (logits within 1e-5).
 ///
-/// What is done at load time instead of per call: weights copied into the GEMM layout
-/// (a dense layer's weight transposed to (in, out), so its batched product is a plain
-/// row-major sgemm), work buffers sized for the largest chunk, dropout removed.
-/// What is fused: a convolution's bias, its max pool and its ReLU are one pass over the
-/// GEMM output (bias and ReLU commute with the maximum: max(a + b, c + b) = max(a, c) + b),
-/// and the last convolution writes its output already flattened, image-major, for the
-/// first dense layer; a dense layer's bias and ReLU are one pass.
+/// Layout: activations are channels-last, (N, H, W, C), each map stored with the zero
+/// border its consumer convolution needs (`FeatureMap`), so padding is never handled per
+/// call. A convolution is then im2col (each patch row one contiguous run of K·C floats)
+/// and one GEMM over every pixel of the chunk, (N·H·W, K·K·C) × (K·K·C, OC), whose
+/// output is already channels-last; the pool, bias and ReLU after it are one pass that
+/// writes straight into the next map's interior.
 ///
-/// Where the time goes: the convolutions' and dense layers' matrix products are
-/// OpenBLAS `cblas_sgemm` (`cblas_sgemv` for a dense layer on one image), im2col and the
-/// fused bias/pool/ReLU passes are hand-written loops here and in `StrokeTensor`.
-/// A batch runs in chunks of at most `chunkSize` images so that im2col columns stay in
-/// the L2 cache.
+/// Done at load time instead of per call: convolution weights repacked from
+/// (OC, C, KH, KW) to (KH·KW·C, OC); the first dense layer's columns permuted from the
+/// reference's flatten order (C, H, W) to (H, W, C), so flattening is free; dense weights
+/// also transposed to (in, out) for the batched product; every work buffer allocated and
+/// every border zeroed; dropout removed.
+///
+/// Where the time goes: the convolutions' and dense layers' products are OpenBLAS
+/// `cblas_sgemm` (`cblas_sgemv` for a dense layer on one image), about three quarters of
+/// the time for the default network; im2col, the fused pool/bias/ReLU pass and the input
+/// copy are hand-written (`InferenceEngine+Kernels.swift`).
+/// Convolutions run on as few images at a time as keep their products within OpenBLAS's
+/// small-matrix kernels (no packing; a whole chunk's product is packed and was slower per
+/// image): one image for the default network's conv2 and conv3; a batch runs in chunks of `imagesPerChunk` images so that each dense
+/// layer is one sgemm per chunk, its weights read once per chunk rather than per image.
 ///
 /// Not thread-safe (it owns its work buffers): use one engine per thread. It may move to
 /// another thread (hence `Sendable`), but two threads must never run it at once.
 public final class InferenceEngine: @unchecked Sendable {
-    /// Images run through the network at once; larger batches are split into chunks.
-    /// (4: one run of `strokekit bench` on the shared 2-core machine gave 9,400 images/s at
-    /// batch 256 with chunks of 1 and 4, 7,900 with 8, 6,100 with 16, 5,300 with 32: beyond
-    /// 4 the conv2 im2col, 144 x 784·chunk floats, outgrows the L2 cache.)
-    public static let chunkSize = 4
+    /// Images run through the network at once by default; larger batches are split into
+    /// chunks. (8: `strokekit bench --chunk-size N` on the shared 2-core machine gave the
+    /// best batch-256 rate with 8 of 1, 4, 8, 16 and 32, in two interleaved runs.)
+    public static let chunkSize = 8
+
+    /// Images run through the network at once by this engine.
+    public let imagesPerChunk: Int
 
     public let classCount: Int
     public let inputChannels: Int, inputHeight: Int, inputWidth: Int
     private let steps: [Step]
-    /// Two ping-pong activation buffers, a convolution's product before its fused pass,
-    /// and the im2col columns, each sized for a full chunk.
-    /// Allocated at init, freed in deinit; nothing is allocated per call except logits
-    /// for a larger batch than before.
-    private let bufferA: UnsafeMutableBufferPointer<Float>, bufferB: UnsafeMutableBufferPointer<Float>
-    private let product: UnsafeMutableBufferPointer<Float>, columns: UnsafeMutableBufferPointer<Float>
-    /// The input of the current chunk, (C, N, H, W).
+    /// The network input of the current chunk, channels-last with the first step's border.
+    private let inputMap: FeatureMap
     private let input: UnsafeMutableBufferPointer<Float>
+    /// The caller's NCHW images of one chunk, before they are moved into `input`.
+    private let staging: UnsafeMutableBufferPointer<Float>
+    /// im2col columns and a convolution's product before its fused pass, sized for a chunk.
+    private let columns: UnsafeMutableBufferPointer<Float>, product: UnsafeMutableBufferPointer<Float>
+    /// One output buffer per step (the last step writes the logits instead), so each
+    /// map's zero border, written once here, is never overwritten.
+    private let outputs: [UnsafeMutableBufferPointer<Float>]
     /// Logits of the last `forward`, (batch, classCount).
     private var logitsBuffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: 0)
     private var lastBatch = 0
 
     /// One fused stage of the plan.
     private enum Step {
-        /// Convolution (C, N, H, W) -> (OC, N, H, W), then optionally a 2x2 max pool, then
-        /// bias and ReLU; `flattenOutput` writes (N, OC·H'·W') instead of channel-major.
-        case convolution(weight: [Float], bias: [Float], inputChannels: Int, outputChannels: Int,
-                         kernelSize: Int, height: Int, width: Int, pool: Bool, relu: Bool, flattenOutput: Bool)
-        /// A 2x2 max pool alone (C, N, H, W), e.g. a second pool in a row.
-        case pool(channels: Int, height: Int, width: Int)
-        /// (C, N, H, W) -> (N, C·H·W), when no convolution could write it so.
-        case flatten(channels: Int, plane: Int)
-        /// Dense (N, in) -> (N, out); weight stored transposed, (in, out); then optionally ReLU.
-        case dense(transposedWeight: [Float], weight: [Float], bias: [Float], inputs: Int, outputs: Int, relu: Bool)
-        /// ReLU alone on `size` values per image (e.g. after a pool that follows a dense layer).
+        /// Convolution over `input` (border K/2) -> GEMM product (H, W, OC) -> optional 2x2
+        /// max pool, bias, optional ReLU -> `output`. weight is (K·K·C, OC).
+        case convolution(weight: [Float], bias: [Float], kernelSize: Int, input: FeatureMap,
+                         product: FeatureMap, output: FeatureMap, pool: Bool, relu: Bool)
+        /// A 2x2 max pool and/or ReLU on its own (e.g. a second pool in a row).
+        case mapPass(input: FeatureMap, output: FeatureMap, pool: Bool, relu: Bool, zeros: [Float])
+        /// Dense (N, in) -> (N, out); weight (out, in) for one image, transposed (in, out) for
+        /// a chunk; then optionally ReLU.
+        case dense(weight: [Float], transposedWeight: [Float], bias: [Float], inputs: Int, outputs: Int, relu: Bool)
+        /// ReLU alone on `size` flat values per image.
         case relu(size: Int)
+
+        /// Floats per image of this step's output.
+        var outputSize: Int {
+            switch self {
+            case let .convolution(_, _, _, _, _, output, _, _), let .mapPass(_, output, _, _, _): output.imageSize
+            case let .dense(_, _, _, _, outputs, _): outputs
+            case let .relu(size): size
+            }
+        }
     }
 
     /// Plans the fast path for `network`'s current parameters (later changes to the network
     /// are not seen).
-    public init(network: Network) {
+    public init(network: Network, imagesPerChunk: Int = InferenceEngine.chunkSize) {
+        precondition(imagesPerChunk > 0, "InferenceEngine: imagesPerChunk must be positive")
+        self.imagesPerChunk = imagesPerChunk
         classCount = network.classCount
         (inputChannels, inputHeight, inputWidth) = (network.inputChannels, network.inputHeight, network.inputWidth)
-        var steps: [Step] = []
-        // (channels, height, width) per image while convolutional, (1, features, 1) once flat.
-        var (channels, height, width) = (network.inputChannels, network.inputHeight, network.inputWidth)
-        var largest = channels * height * width, largestProduct = 0, largestColumns = 0
-        let layers = network.layers.filter { !($0 is Dropout) }   // identity at inference
-        func isLayer<T>(_ type: T.Type, at index: Int) -> Bool { index < layers.count && layers[index] is T }
-        var index = 0
-        while index < layers.count {
-            let layer = layers[index]
-            if let conv = layer as? Conv2D {
-                let pool = isLayer(MaxPool2D.self, at: index + 1)
-                let reluIndex = index + (pool ? 2 : 1)
-                let relu = isLayer(ReLU.self, at: reluIndex)
-                let next = reluIndex + (relu ? 1 : 0)
-                let flatten = isLayer(Flatten.self, at: next)
-                steps.append(.convolution(
-                    weight: conv.weight.value.values, bias: conv.bias.value.values,
-                    inputChannels: conv.inputChannels, outputChannels: conv.outputChannels,
-                    kernelSize: conv.kernelSize, height: height, width: width,
-                    pool: pool, relu: relu, flattenOutput: flatten))
-                largestColumns = max(largestColumns, conv.inputChannels * conv.kernelSize * conv.kernelSize * height * width)
-                largestProduct = max(largestProduct, conv.outputChannels * height * width)
-                channels = conv.outputChannels
-                if pool { (height, width) = (height / 2, width / 2) }
-                largest = max(largest, channels * height * width)
-                if flatten { (channels, height, width) = (1, channels * height * width, 1) }
-                index = next + (flatten ? 1 : 0)
-            } else if layer is MaxPool2D {
-                steps.append(.pool(channels: channels, height: height, width: width))
-                (height, width) = (height / 2, width / 2)
-                index += 1
-            } else if layer is Flatten {
-                steps.append(.flatten(channels: channels, plane: height * width))
-                (channels, height, width) = (1, channels * height * width, 1)
-                index += 1
-            } else if let dense = layer as? Dense {
-                let relu = isLayer(ReLU.self, at: index + 1)
-                let (inputs, outputs) = (dense.inputFeatures, dense.outputFeatures)
-                var transposed = [Float](repeating: 0, count: inputs * outputs)
-                for o in 0..<outputs {
-                    for i in 0..<inputs { transposed[i * outputs + o] = dense.weight.value.values[o * inputs + i] }
-                }
-                steps.append(.dense(transposedWeight: transposed, weight: dense.weight.value.values,
-                                    bias: dense.bias.value.values, inputs: inputs, outputs: outputs, relu: relu))
-                (channels, height, width) = (1, outputs, 1)
-                largest = max(largest, outputs)
-                index += relu ? 2 : 1
-            } else if layer is ReLU {
-                steps.append(.relu(size: channels * height * width))
-                index += 1
-            } else {
-                preconditionFailure("InferenceEngine: no fast path for layer \(layer.summary)")
-            }
-        }
-        self.steps = steps
-        let chunk = Self.chunkSize
+        let plan = Self.plan(network)
+        steps = plan.steps
+        inputMap = plan.input
+        let chunk = imagesPerChunk
         func buffer(_ count: Int) -> UnsafeMutableBufferPointer<Float> {
             let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: max(1, count))
             buffer.initialize(repeating: 0)
             return buffer
         }
-        bufferA = buffer(largest * chunk)
-        bufferB = buffer(largest * chunk)
-        product = buffer(largestProduct * chunk)
-        columns = buffer(largestColumns * chunk)
-        input = buffer(inputChannels * inputHeight * inputWidth * chunk)
+        input = buffer(chunk * inputMap.imageSize)
+        staging = buffer(chunk * inputChannels * inputHeight * inputWidth)
+        var largestColumns = 0, largestProduct = 0
+        for step in steps {
+            if case let .convolution(_, _, kernelSize, input, product, _, _, _) = step {
+                let group = Self.imagesPerProduct(input: input, kernelSize: kernelSize, outputChannels: product.channels,
+                                                  chunk: chunk)
+                largestColumns = max(largestColumns, group * product.height * product.width * kernelSize * kernelSize * input.channels)
+                largestProduct = max(largestProduct, group * product.imageSize)
+            }
+        }
+        columns = buffer(largestColumns)   // sized for one group of `imagesPerProduct` images
+        product = buffer(largestProduct)
+        outputs = steps.dropLast().map { buffer(chunk * $0.outputSize) }
     }
 
     deinit {
-        for buffer in [bufferA, bufferB, product, columns, input, logitsBuffer] { buffer.deallocate() }
+        for buffer in [input, staging, columns, product, logitsBuffer] + outputs { buffer.deallocate() }
     }
 
     /// Runs the network on `batch` images whose input `fill` writes, NCHW, into the given
     /// buffer of batch·C·H·W floats; read the logits with `withLogits`.
     public func forward(batch: Int, fill: (UnsafeMutablePointer<Float>) -> Void) {
         precondition(batch > 0, "empty batch")
-        if batch == 1 || (batch <= Self.chunkSize && inputChannels == 1) {
-            // One chunk whose NCHW input is already (C, N, H, W): fill it in place.
-            prepareLogits(batch: batch)
-            fill(input.baseAddress!)
-            runChunk(count: batch, logitsRow: 0)
+        if batch <= imagesPerChunk {
+            fill(staging.baseAddress!)
+            forward(batch: batch, images: UnsafePointer(staging.baseAddress!))
         } else {
-            let staging = UnsafeMutablePointer<Float>.allocate(capacity: batch * inputChannels * inputHeight * inputWidth)
-            defer { staging.deallocate() }
-            fill(staging)
-            forward(batch: batch, images: UnsafePointer(staging))
+            let images = UnsafeMutablePointer<Float>.allocate(capacity: batch * inputChannels * inputHeight * inputWidth)
+            defer { images.deallocate() }
+            fill(images)
+            forward(batch: batch, images: UnsafePointer(images))
         }
     }
 
@@ -156,15 +133,10 @@ public final class InferenceEngine: @unchecked Sendable {
     public func forward(batch: Int, images: UnsafePointer<Float>) {
         precondition(batch > 0, "empty batch")
         prepareLogits(batch: batch)
-        let plane = inputHeight * inputWidth, imageSize = inputChannels * plane
-        for start in stride(from: 0, to: batch, by: Self.chunkSize) {
-            let count = min(Self.chunkSize, batch - start)
-            for n in 0..<count {
-                for c in 0..<inputChannels {   // NCHW -> (C, N, H, W)
-                    (input.baseAddress! + (c * count + n) * plane)
-                        .update(from: images + (start + n) * imageSize + c * plane, count: plane)
-                }
-            }
+        let imageSize = inputChannels * inputHeight * inputWidth
+        for start in stride(from: 0, to: batch, by: imagesPerChunk) {
+            let count = min(imagesPerChunk, batch - start)
+            for n in 0..<count { copyIntoInputMap(images + (start + n) * imageSize, image: n) }
             runChunk(count: count, logitsRow: start)
         }
     }
@@ -174,7 +146,133 @@ public final class InferenceEngine: @unchecked Sendable {
         body(UnsafeBufferPointer(rebasing: logitsBuffer[0..<(lastBatch * classCount)]))
     }
 
-    // MARK: - Implementation
+    // MARK: - Planning
+
+    /// The steps for `network` and the input map they start from. Layers are matched in
+    /// the order `Network` builds them (conv, [pool], [ReLU], [flatten], dense, [ReLU]);
+    /// each map gets the border its consumer needs.
+    private static func plan(_ network: Network) -> (steps: [Step], input: FeatureMap) {
+        /// A step before borders are known: its input map (nil once flat).
+        enum Draft {
+            case convolution(Conv2D, input: FeatureMap, pool: Bool, relu: Bool)
+            case mapPass(input: FeatureMap, pool: Bool, relu: Bool)
+            case dense(Dense, flattening: FeatureMap?, relu: Bool)
+            case relu(size: Int)
+        }
+        let layers = network.layers.filter { !($0 is Dropout) }   // identity at inference
+        func isLayer<T>(_ type: T.Type, at index: Int) -> Bool { index < layers.count && layers[index] is T }
+        var map: FeatureMap? = FeatureMap(channels: network.inputChannels, height: network.inputHeight,
+                                          width: network.inputWidth)
+        var flattened: FeatureMap? = nil   // the map a flatten just consumed
+        var features = 0                   // values per image once flat
+        var drafts: [Draft] = []
+        var index = 0
+        while index < layers.count {
+            let layer = layers[index]
+            if let conv = layer as? Conv2D, let current = map {
+                let pool = isLayer(MaxPool2D.self, at: index + 1)
+                let relu = isLayer(ReLU.self, at: index + (pool ? 2 : 1))
+                drafts.append(.convolution(conv, input: current, pool: pool, relu: relu))
+                let convolved = FeatureMap(channels: conv.outputChannels, height: current.height, width: current.width)
+                map = pool ? convolved.pooled : convolved
+                index += 1 + (pool ? 1 : 0) + (relu ? 1 : 0)
+            } else if let current = map, layer is MaxPool2D || layer is ReLU {
+                let pool = layer is MaxPool2D
+                let relu = !pool || isLayer(ReLU.self, at: index + 1)
+                drafts.append(.mapPass(input: current, pool: pool, relu: relu))
+                map = pool ? current.pooled : current
+                index += pool && relu ? 2 : 1
+            } else if layer is Flatten, let current = map {
+                (flattened, features, map) = (current, current.valueCount, nil)
+                index += 1
+            } else if let dense = layer as? Dense, map == nil {
+                precondition(dense.inputFeatures == features, "InferenceEngine: \(dense.summary) after \(features) features")
+                let relu = isLayer(ReLU.self, at: index + 1)
+                drafts.append(.dense(dense, flattening: flattened, relu: relu))
+                (flattened, features) = (nil, dense.outputFeatures)
+                index += relu ? 2 : 1
+            } else if layer is ReLU, map == nil {
+                drafts.append(.relu(size: features))
+                index += 1
+            } else {
+                preconditionFailure("InferenceEngine: no fast path for layer \(layer.summary) here")
+            }
+        }
+        precondition(map == nil && features == network.classCount, "InferenceEngine: the network does not end in logits")
+
+        // A map's border is what the step reading it needs: K/2 for a convolution, else none.
+        func withBorder(_ map: FeatureMap, forStep next: Int) -> FeatureMap {
+            var bordered = map
+            if next < drafts.count, case let .convolution(conv, _, _, _) = drafts[next] { bordered.pad = conv.kernelSize / 2 }
+            return bordered
+        }
+        let inputMap = withBorder(FeatureMap(channels: network.inputChannels, height: network.inputHeight,
+                                             width: network.inputWidth), forStep: 0)
+        let steps: [Step] = drafts.enumerated().map { position, draft in
+            switch draft {
+            case let .convolution(conv, input, pool, relu):
+                let product = FeatureMap(channels: conv.outputChannels, height: input.height, width: input.width)
+                return .convolution(
+                    weight: packedConvolutionWeight(conv), bias: conv.bias.value.values, kernelSize: conv.kernelSize,
+                    input: withBorder(input, forStep: position), product: product,
+                    output: withBorder(pool ? product.pooled : product, forStep: position + 1), pool: pool, relu: relu)
+            case let .mapPass(input, pool, relu):
+                return .mapPass(input: withBorder(input, forStep: position),
+                                output: withBorder(pool ? input.pooled : input, forStep: position + 1),
+                                pool: pool, relu: relu, zeros: [Float](repeating: 0, count: input.channels))
+            case let .dense(dense, flattening, relu):
+                let weight = flattening.map { channelsLastColumns(dense, of: $0) } ?? dense.weight.value.values
+                let (inputs, outputs) = (dense.inputFeatures, dense.outputFeatures)
+                var transposed = [Float](repeating: 0, count: inputs * outputs)
+                for o in 0..<outputs {
+                    for i in 0..<inputs { transposed[i * outputs + o] = weight[o * inputs + i] }
+                }
+                return .dense(weight: weight, transposedWeight: transposed, bias: dense.bias.value.values,
+                              inputs: inputs, outputs: outputs, relu: relu)
+            case let .relu(size):
+                return .relu(size: size)
+            }
+        }
+        return (steps, inputMap)
+    }
+
+    /// conv.weight (OC, C, KH, KW) as the (KH·KW·C, OC) matrix that multiplies channels-last
+    /// im2col rows.
+    private static func packedConvolutionWeight(_ conv: Conv2D) -> [Float] {
+        let (outputs, channels, kernel) = (conv.outputChannels, conv.inputChannels, conv.kernelSize)
+        let weight = conv.weight.value.values
+        var packed = [Float](repeating: 0, count: weight.count)
+        for o in 0..<outputs {
+            for c in 0..<channels {
+                for ky in 0..<kernel {
+                    for kx in 0..<kernel {
+                        packed[((ky * kernel + kx) * channels + c) * outputs + o] = weight[((o * channels + c) * kernel + ky) * kernel + kx]
+                    }
+                }
+            }
+        }
+        return packed
+    }
+
+    /// dense.weight (out, C·H·W) with its columns reordered from the reference's flatten
+    /// order (c, y, x) to the channels-last order (y, x, c) of `map`.
+    private static func channelsLastColumns(_ dense: Dense, of map: FeatureMap) -> [Float] {
+        let weight = dense.weight.value.values, inputs = dense.inputFeatures
+        var permuted = [Float](repeating: 0, count: weight.count)
+        for o in 0..<dense.outputFeatures {
+            for c in 0..<map.channels {
+                for y in 0..<map.height {
+                    for x in 0..<map.width {
+                        permuted[o * inputs + (y * map.width + x) * map.channels + c] =
+                            weight[o * inputs + (c * map.height + y) * map.width + x]
+                    }
+                }
+            }
+        }
+        return permuted
+    }
+
+    // MARK: - Running
 
     private func prepareLogits(batch: Int) {
         lastBatch = batch
@@ -184,51 +282,85 @@ public final class InferenceEngine: @unchecked Sendable {
         logitsBuffer.initialize(repeating: 0)
     }
 
-    /// Runs the plan on the `count` images in `input`, (C, count, H, W), and writes their
-    /// logits from row `logitsRow` on.
-    private func runChunk(count: Int, logitsRow: Int) {
-        let work = WorkBuffers(product: product.baseAddress!, columns: columns.baseAddress!)
-        var (source, target, spare) = (input.baseAddress!, bufferA.baseAddress!, bufferB.baseAddress!)
-        let logits = logitsBuffer.baseAddress! + logitsRow * classCount
-        for (stepIndex, step) in steps.enumerated() {
-            let isLast = stepIndex == steps.count - 1
-            run(step, count: count, source: source, target: isLast ? logits : target, work: work)
-            source = target
-            swap(&target, &spare)
+    /// Moves one NCHW image into slot `image` of the input map (channels-last, bordered).
+    private func copyIntoInputMap(_ source: UnsafePointer<Float>, image: Int) {
+        let target = input.baseAddress! + image * inputMap.imageSize
+        for y in 0..<inputHeight {
+            let row = target + inputMap.offset(y: y, x: 0)
+            if inputChannels == 1 {
+                copyShort(from: source + y * inputWidth, to: row, count: inputWidth)
+            } else {
+                for x in 0..<inputWidth {
+                    for c in 0..<inputChannels { row[x * inputChannels + c] = source[(c * inputHeight + y) * inputWidth + x] }
+                }
+            }
         }
     }
 
-    private struct WorkBuffers {
-        let product: UnsafeMutablePointer<Float>, columns: UnsafeMutablePointer<Float>
+    /// Runs the plan on the `count` images in `input` and writes their logits from row
+    /// `logitsRow` on.
+    private func runChunk(count: Int, logitsRow: Int) {
+        var source = UnsafePointer(input.baseAddress!)
+        for (index, step) in steps.enumerated() {
+            let target = index == steps.count - 1 ? logitsBuffer.baseAddress! + logitsRow * classCount
+                                                  : outputs[index].baseAddress!
+            run(step, count: count, source: source, target: target)
+            source = UnsafePointer(target)
+        }
     }
 
-    private func run(_ step: Step, count: Int, source: UnsafeMutablePointer<Float>,
-                     target: UnsafeMutablePointer<Float>, work: WorkBuffers) {
+    /// Images whose convolution is one product: as many of the chunk as keep it within
+    /// OpenBLAS's small-matrix kernels (M·N·K ≤ 100³ for sgemm on this CPU in OpenBLAS 0.3.21),
+    /// which skip packing; at least one. For the default network: 8 for conv1, 1 for conv2
+    /// and conv3 (196x32x144 and 49x64x288 per image). A larger product is packed, and was
+    /// slower per image.
+    private static func imagesPerProduct(input: FeatureMap, kernelSize: Int, outputChannels: Int, chunk: Int) -> Int {
+        let multiplyAdds = input.height * input.width * kernelSize * kernelSize * input.channels * outputChannels
+        return max(1, min(chunk, 1_000_000 / max(1, multiplyAdds)))
+    }
+
+    /// `count` images through a convolution step as one product. In the reference path:
+    /// out = W · im2col(x) + b, then max pool, then ReLU.
+    private func convolve(_ source: UnsafePointer<Float>, into target: UnsafeMutablePointer<Float>, count: Int,
+                          weight: [Float], bias: [Float], kernelSize: Int,
+                          input: FeatureMap, product: FeatureMap, output: FeatureMap, pool: Bool, relu: Bool) {
+        let patch = kernelSize * kernelSize * input.channels, pixels = count * input.height * input.width
+        // A 1x1 kernel's im2col is the (borderless) map itself; a one-channel map's is
+        // stored transposed (see im2colSingleChannel).
+        let transposed = kernelSize > 1 && input.channels == 1
+        let rows = kernelSize == 1 ? source : UnsafePointer(columns.baseAddress!)
+        if transposed {
+            im2colSingleChannel(source, map: input, kernelSize: kernelSize, count: count, into: columns.baseAddress!)
+        } else if kernelSize > 1 {
+            im2colChannelsLast(source, map: input, kernelSize: kernelSize, count: count, into: columns.baseAddress!)
+        }
+        weight.withUnsafeBufferPointer { w in
+            BLAS.gemm(transposeA: transposed, m: pixels, n: product.channels, k: patch, a: rows,
+                      lda: transposed ? pixels : patch, b: w.baseAddress!, ldb: product.channels,
+                      c: self.product.baseAddress!, ldc: product.channels)
+        }
+        bias.withUnsafeBufferPointer { b in
+            poolBiasReLU(self.product.baseAddress!, map: product, into: target, map: output,
+                         count: count, pool: pool, bias: b.baseAddress!, relu: relu)
+        }
+    }
+
+    private func run(_ step: Step, count: Int, source: UnsafePointer<Float>, target: UnsafeMutablePointer<Float>) {
         switch step {
-        case let .convolution(weight, bias, inputChannels, outputChannels, kernelSize, height, width, pool, relu, flatten):
-            // in the reference path: out = W · im2col(x) + b, then max pool, then ReLU
-            let g = ConvolutionGeometry(channels: inputChannels, batch: count, height: height, width: width,
-                                        kernelHeight: kernelSize, kernelWidth: kernelSize)
-            im2col(source, into: work.columns, geometry: g)
-            weight.withUnsafeBufferPointer { w in
-                BLAS.gemm(m: outputChannels, n: g.columnCount, k: g.columnRows,
-                          a: w.baseAddress!, lda: g.columnRows, b: work.columns, ldb: g.columnCount,
-                          c: work.product, ldc: g.columnCount)
+        case let .convolution(weight, bias, kernelSize, input, product, output, pool, relu):
+            let group = Self.imagesPerProduct(input: input, kernelSize: kernelSize, outputChannels: product.channels,
+                                              chunk: imagesPerChunk)
+            for first in stride(from: 0, to: count, by: group) {
+                convolve(source + first * input.imageSize, into: target + first * output.imageSize,
+                         count: min(group, count - first), weight: weight, bias: bias, kernelSize: kernelSize,
+                         input: input, product: product, output: output, pool: pool, relu: relu)
             }
-            bias.withUnsafeBufferPointer { b in
-                biasPoolReLU(work.product, into: target, channels: outputChannels, batch: count, height: height, width: width,
-                             bias: b.baseAddress!, pool: pool, relu: relu, flatten: flatten)
+        case let .mapPass(input, output, pool, relu, zeros):
+            zeros.withUnsafeBufferPointer { z in
+                poolBiasReLU(source, map: input, into: target, map: output, count: count, pool: pool,
+                             bias: z.baseAddress!, relu: relu)
             }
-        case let .pool(channels, height, width):
-            biasPoolReLU(source, into: target, channels: channels, batch: count, height: height, width: width,
-                         bias: nil, pool: true, relu: false, flatten: false)
-        case let .flatten(channels, plane):
-            for c in 0..<channels {
-                for n in 0..<count {
-                    (target + (n * channels + c) * plane).update(from: source + (c * count + n) * plane, count: plane)
-                }
-            }
-        case let .dense(transposedWeight, weight, bias, inputs, outputs, relu):
+        case let .dense(weight, transposedWeight, bias, inputs, outputs, relu):
             bias.withUnsafeBufferPointer { b in
                 for n in 0..<count { (target + n * outputs).update(from: b.baseAddress!, count: outputs) }
             }
@@ -246,36 +378,6 @@ public final class InferenceEngine: @unchecked Sendable {
             if relu { for i in 0..<(count * outputs) { target[i] = max(target[i], 0) } }
         case let .relu(size):
             for i in 0..<(count * size) { target[i] = max(source[i], 0) }
-        }
-    }
-}
-
-/// The pass after a convolution's GEMM, fused: (C, N, H, W) -> optional 2x2 max pool ->
-/// + bias[c] -> optional ReLU, written channel-major (C, N, H', W') or, with `flatten`,
-/// image-major (N, C·H'·W') as `Flatten` would. Odd trailing rows/columns are dropped by
-/// the pool, as `MaxPool2D` does. A nil bias adds nothing.
-func biasPoolReLU(_ input: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>,
-                  channels: Int, batch: Int, height: Int, width: Int,
-                  bias: UnsafePointer<Float>?, pool: Bool, relu: Bool, flatten: Bool) {
-    let (outHeight, outWidth) = pool ? (height / 2, width / 2) : (height, width)
-    let outPlane = outHeight * outWidth
-    let floor: Float = relu ? 0 : -.infinity
-    for c in 0..<channels {
-        let b = bias?[c] ?? 0
-        for n in 0..<batch {
-            let plane = input + (c * batch + n) * height * width
-            let out = output + (flatten ? (n * channels + c) : (c * batch + n)) * outPlane
-            if pool {
-                for oy in 0..<outHeight {
-                    let top = plane + 2 * oy * width, bottom = top + width, row = out + oy * outWidth
-                    for ox in 0..<outWidth {
-                        let m = max(max(top[2 * ox], top[2 * ox + 1]), max(bottom[2 * ox], bottom[2 * ox + 1]))
-                        row[ox] = max(m + b, floor)
-                    }
-                }
-            } else {
-                for i in 0..<outPlane { out[i] = max(plane[i] + b, floor) }
-            }
         }
     }
 }

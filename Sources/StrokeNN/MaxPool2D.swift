@@ -3,8 +3,9 @@ import StrokeTensor
 /// 2x2 max pooling, stride 2, on (C, N, H, W); odd trailing rows/columns are dropped
 /// (floor), as in PyTorch's default. Output (C, N, H/2, W/2).
 public final class MaxPool2D: Layer {
-    /// For each output element, the index into the input plane of the maximum, kept for backward.
-    private var argmax: [Int32] = []
+    /// For each output element, where in its 2x2 window the maximum was (0 top left,
+    /// 1 top right, 2 bottom left, 3 bottom right), kept for backward.
+    private var winners: [UInt8] = []
 
     public init() {}
 
@@ -38,24 +39,24 @@ public final class MaxPool2D: Layer {
             }
             return
         }
-        if argmax.count != output.count { argmax = [Int32](repeating: 0, count: output.count) }
+        if winners.count < output.count { winners = [UInt8](repeating: 0, count: output.count) }
         input.values.withUnsafeBufferPointer { x in
             output.values.withUnsafeMutableBufferPointer { y in
-                argmax.withUnsafeMutableBufferPointer { arg in
+                winners.withUnsafeMutableBufferPointer { winner in
+                    var o = 0
                     for p in 0..<planes {
                         let plane = x.baseAddress! + p * height * width
-                        var o = p * outHeight * outWidth
                         for oy in 0..<outHeight {
+                            let top = plane + 2 * oy * width, bottom = top + width
                             for ox in 0..<outWidth {
                                 // Ties go to the first element in row-major order (strict >).
                                 // Branch-free selects: the winner of a window is unpredictable.
-                                let top = 2 * oy * width + 2 * ox, bottom = top + width
-                                let (a, b, c, d) = (plane[top], plane[top + 1], plane[bottom], plane[bottom + 1])
+                                let (a, b, c, d) = (top[2 * ox], top[2 * ox + 1], bottom[2 * ox], bottom[2 * ox + 1])
                                 let rightTop = b > a, rightBottom = d > c
                                 let topMax = rightTop ? b : a, bottomMax = rightBottom ? d : c
                                 let fromBottom = bottomMax > topMax
                                 y[o] = fromBottom ? bottomMax : topMax
-                                arg[o] = Int32(fromBottom ? (rightBottom ? bottom + 1 : bottom) : (rightTop ? top + 1 : top))
+                                winner[o] = fromBottom ? (rightBottom ? 3 : 2) : (rightTop ? 1 : 0)
                                 o += 1
                             }
                         }
@@ -70,16 +71,25 @@ public final class MaxPool2D: Layer {
         let planes = input.shape[0] * input.shape[1]
         let (height, width) = (input.shape[2], input.shape[3])
         let (outHeight, outWidth) = (output.shape[2], output.shape[3])
-        // in the forward pass this was: y[o] = x[argmax[o]] over each 2x2 window, so
-        // dx is zero except at each window's winner, which gets dy (windows do not overlap).
-        inputGradient!.zero()
-        let planeSize = height * width, outPlaneSize = outHeight * outWidth
+        // in the forward pass this was: y[o] = the winner of o's 2x2 window, so dx is dy at
+        // each window's winner and zero elsewhere (windows do not overlap). Each plane is
+        // cleared just before its scatter, while it is in the L1 cache, not all in one pass.
+        let planeSize = height * width
         outputGradient.values.withUnsafeBufferPointer { dy in
-            argmax.withUnsafeBufferPointer { arg in
+            winners.withUnsafeBufferPointer { winner in
                 inputGradient!.values.withUnsafeMutableBufferPointer { dx in
+                    var o = 0
                     for p in 0..<planes {
                         let plane = dx.baseAddress! + p * planeSize
-                        for o in (p * outPlaneSize)..<((p + 1) * outPlaneSize) { plane[Int(arg[o])] = dy[o] }
+                        plane.update(repeating: 0, count: planeSize)
+                        for oy in 0..<outHeight {
+                            let top = plane + 2 * oy * width
+                            for ox in 0..<outWidth {
+                                let w = Int(winner[o])
+                                top[2 * ox + (w & 1) + (w >> 1) * width] = dy[o]
+                                o += 1
+                            }
+                        }
                     }
                 }
             }

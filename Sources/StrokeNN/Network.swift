@@ -28,6 +28,11 @@ public final class Network {
     /// gradients[i] is d(loss)/d(activations[i]); gradients[0] (the input) is never computed.
     private var gradients: [Tensor?] = []
     private var batchSize = 0
+    /// Activations and gradients of the batch sizes used before the current one, most recent
+    /// last: training alternates full batches, a last partial batch and validation batches,
+    /// and switching back to one of them then allocates (and page-faults) nothing.
+    private var stashedBuffers: [(batch: Int, activations: [Tensor], gradients: [Tensor?])] = []
+    private static let stashedBatchSizes = 3
 
     /// Most trainable scalars a network may have (200 MB of F32 weights; the default network
     /// has 97,539), so that a spec from a file or a flag cannot exhaust memory.
@@ -179,7 +184,15 @@ public final class Network {
     /// for the first backward pass at this batch size: inference never allocates them.
     private func prepare(batch: Int) {
         guard batch != batchSize else { return }
+        if batchSize > 0 {
+            stashedBuffers.append((batchSize, activations, gradients))
+            if stashedBuffers.count > Self.stashedBatchSizes { stashedBuffers.removeFirst() }
+        }
         batchSize = batch
+        if let index = stashedBuffers.firstIndex(where: { $0.batch == batch }) {
+            (_, activations, gradients) = stashedBuffers.remove(at: index)
+            return
+        }
         var shape = [inputChannels, batch, inputHeight, inputWidth]
         activations = [Tensor(shape: shape)]
         for layer in layers {
@@ -198,7 +211,7 @@ public final class Network {
     /// True when backward passes have allocated gradient buffers (activation or parameter
     /// gradients); a network that has only run forward has none.
     public var hasGradientBuffers: Bool {
-        !gradients.isEmpty || parameters.contains(where: \.hasGradient)
+        !gradients.isEmpty || stashedBuffers.contains { !$0.gradients.isEmpty } || parameters.contains(where: \.hasGradient)
     }
 
     /// Runs the network on `input` (N, C, H, W), NCHW as datasets produce it, and returns

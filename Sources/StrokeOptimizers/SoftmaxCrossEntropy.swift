@@ -46,7 +46,13 @@ public enum SoftmaxCrossEntropy {
                     // d(loss)/d(logits) = softmax − onehot, with the same softmax inference uses.
                     let probabilities = UnsafeMutableBufferPointer(start: gradientRow, count: classes)
                     Softmax.probabilities(of: UnsafeBufferPointer(start: row, count: classes), into: probabilities)
-                    probabilities[label] -= 1
+                    // NOTE: p(label) − 1 cancels catastrophically for a confidently right example:
+                    // p rounds to within 2^-24 of 1 in Float (to exactly 1 once the margin exceeds
+                    // about 17), leaving a gradient of 0 or a multiple of 6e-8. Its exact value is
+                    // −(sum of the other probabilities), which Float holds to full relative precision.
+                    var others: Float = 0
+                    for k in 0..<classes where k != label { others += probabilities[k] }
+                    probabilities[label] = -others
                     for k in 0..<classes { probabilities[k] *= gradientScale }
                 }
             }

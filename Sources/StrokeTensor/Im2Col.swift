@@ -114,17 +114,29 @@ public func im2col(
 ///
 /// Entries of `columns` that im2col fills with padding zeros have no input pixel: they are
 /// set to zero here on the way, so each kernel offset becomes one flat, vectorisable
-/// shifted add over the whole plane instead of one short add per row.
+/// shifted add over the whole plane instead of one short add per row. The centre offset
+/// reaches every pixel and has no padding, so it is copied first instead of added to a
+/// cleared gradient (one pass less).
+///
+/// `channelStride` is the distance between channels in `inputGradient` (default
+/// N·H·W): a larger one lets the columns of a few images fill their part of a bigger batch.
 public func col2im(
-    _ columns: UnsafeMutablePointer<Float>, into inputGradient: UnsafeMutablePointer<Float>, geometry g: ConvolutionGeometry
+    _ columns: UnsafeMutablePointer<Float>, into inputGradient: UnsafeMutablePointer<Float>, geometry g: ConvolutionGeometry,
+    channelStride: Int? = nil
 ) {
     let plane = g.height * g.width
-    inputGradient.update(repeating: 0, count: g.channels * g.batch * plane)
+    let stride = channelStride ?? g.batch * plane
+    let centre = (g.kernelHeight / 2) * g.kernelWidth + g.kernelWidth / 2
+    let offsetsPerChannel = g.kernelHeight * g.kernelWidth
+    for c in 0..<g.channels {
+        (inputGradient + c * stride)
+            .update(from: columns + (c * offsetsPerChannel + centre) * g.columnCount, count: g.batch * plane)
+    }
     forEachKernelOffset(g, columns: columns) { c, offset, row in
-        guard offset.touchesThePlane else { return }
+        guard offset.touchesThePlane, offset.shift != 0 || offset.dx != 0 else { return }
         for n in 0..<g.batch {
             let source = row + n * plane
-            let target = inputGradient + (c * g.batch + n) * plane + offset.shift
+            let target = inputGradient + c * stride + n * plane + offset.shift
             offset.zeroPadding(source)
             for i in offset.flatRange { target[i] += source[i] }
         }

@@ -43,7 +43,7 @@ extension TrainingRecipe {
     /// Stratified k-fold cross-validation of this recipe. Each fold trains on the other folds
     /// (plus the recipe's synthetic images) and is scored once, at the end: the best epoch is
     /// chosen on an inner validation split of the training folds, never on the held-out fold,
-    /// so the fold's score is unbiased. `progress` gets each fold's label ("fold 2/5") with the
+    /// so the fold's score is unbiased; it scores the weights as `precision` stores them. `progress` gets each fold's label ("fold 2/5") with the
     /// trainer's progress; `foldFinished` each fold's result as it ends.
     public func crossValidate(
         folds k: Int,
@@ -63,7 +63,7 @@ extension TrainingRecipe {
                 trainingSet(innerTrain, stream: UInt64(index + 1)),
                 validation: innerValidation.isEmpty ? nil : data.examples(innerValidation),
                 progress: { progress(label, $0) })
-            let evaluation = Evaluator.evaluate(result.network, on: data.examples(split.validation),
+            let evaluation = Evaluator.evaluate(try storedNetwork(result), on: data.examples(split.validation),
                                                 classes: classes, rejectRule: rejectRule)
             let fold = FoldResult(fold: index + 1, evaluation: evaluation, history: result.history,
                                   bestEpoch: result.bestEpoch)

@@ -39,7 +39,9 @@ public struct TrainingResult {
 /// Each batch is split across `workers` threads, each with its own network replica and
 /// one BLAS thread (see `Network`; the small GEMMs of a 28x28 CNN scale better this way than with
 /// multi-threaded BLAS, and the elementwise work runs in parallel too); their gradients
-/// are summed in a fixed order, so a run is reproducible for a given worker count.
+/// are summed in a fixed order, so a run is reproducible for a given worker count. The
+/// sum, the optimizer update and the copy of the new weights to the replicas are shared
+/// out too, each thread taking a part of every parameter's elements.
 public final class Trainer {
     public let configuration: TrainingConfiguration
     public let classes: [String]
@@ -138,9 +140,8 @@ public final class Trainer {
                                          augmentation: augmentation, seed: seed, epoch: epoch)
                 }
                 if workerCount == 1 { step(0) } else { DispatchQueue.concurrentPerform(iterations: workerCount, execute: step) }
-                sumGradients(into: master, from: replicas.dropFirst())
-                optimizer.step(master.parameters)
-                for replica in replicas.dropFirst() { replica.copyParameters(from: master) }
+                optimizer.beginStep(master.parameters)
+                combineGradientsAndUpdate(replicas, optimizer: optimizer)
 
                 let batchLoss = workers.reduce(0) { $0 + $1.lossSum }
                 guard batchLoss.isFinite else {
@@ -243,18 +244,51 @@ public final class Trainer {
         return chunks
     }
 
-    /// master.gradient += each replica's gradient, in replica order (deterministic).
-    private func sumGradients(into master: Network, from replicas: ArraySlice<Network>) {
-        for replica in replicas {
-            for (target, source) in zip(master.parameters, replica.parameters) {
-                target.gradient.values.withUnsafeMutableBufferPointer { t in
-                    source.gradient.values.withUnsafeBufferPointer { s in
-                        for i in 0..<t.count { t[i] += s[i] }
+    /// The serial part of a step, shared out: each worker thread takes one part of every
+    /// parameter's elements, adds the replicas' gradients into the master's (in replica
+    /// order, so the sum is deterministic), updates those elements with `optimizer`, and
+    /// copies the new values to the replicas. `optimizer.beginStep` must have run.
+    private func combineGradientsAndUpdate(_ replicas: [Network], optimizer: any Optimizer) {
+        let parts = replicas.count
+        withParameterBuffers(of: replicas) { buffers in
+            let shared = UncheckedSendable((buffers, optimizer))
+            let combine: @Sendable (Int) -> Void = { part in
+                let (buffers, optimizer) = shared.value
+                let master = buffers[0]
+                for (index, target) in master.enumerated() {
+                    let range = target.elements(part: part, of: parts)
+                    for replica in buffers.dropFirst() {
+                        let source = replica[index].gradient
+                        for i in range { target.gradient[i] += source[i] }
+                    }
+                }
+                optimizer.update(master, part: part, of: parts)
+                for (index, source) in master.enumerated() {
+                    let range = source.elements(part: part, of: parts)
+                    for replica in buffers.dropFirst() {
+                        (replica[index].value + range.lowerBound).update(from: source.value + range.lowerBound, count: range.count)
                     }
                 }
             }
+            if parts == 1 { combine(0) } else { DispatchQueue.concurrentPerform(iterations: parts, execute: combine) }
         }
     }
+
+    /// Calls `body` with every network's parameter buffers (outer index: network), all
+    /// valid until it returns.
+    private func withParameterBuffers(of networks: [Network], _ body: ([[ParameterBuffers]]) -> Void) {
+        func nest(_ index: Int, _ collected: [[ParameterBuffers]]) {
+            guard index < networks.count else { return body(collected) }
+            ParameterBuffers.with(networks[index].parameters) { nest(index + 1, collected + [$0]) }
+        }
+        nest(0, [])
+    }
+}
+
+/// A value handed to worker threads that only touch disjoint memory through it.
+private struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }
 
 /// One training thread's network replica and what its last step measured.

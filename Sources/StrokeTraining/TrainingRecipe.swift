@@ -20,10 +20,13 @@ public struct TrainingRecipe: Sendable {
     public var rejectBelow: Float?
     /// Fraction of each class held out to choose the best epoch.
     public var validationFraction: Double
+    /// How the model file stores the weights; cross-validation scores the weights as stored.
+    public var precision: TensorDType
 
     public init(
         data: LabeledImageDataset, configuration: TrainingConfiguration, syntheticPerClass: Int = 0,
-        negatives: Int = 0, rejectBelow: Float? = nil, validationFraction: Double = 0.2
+        negatives: Int = 0, rejectBelow: Float? = nil, validationFraction: Double = 0.2,
+        precision: TensorDType = .float32
     ) {
         self.data = data
         self.configuration = configuration
@@ -31,6 +34,7 @@ public struct TrainingRecipe: Sendable {
         self.negatives = negatives
         self.rejectBelow = rejectBelow
         self.validationFraction = validationFraction
+        self.precision = precision
     }
 
     /// The model's classes: the dataset's, then `none` when training with negatives.
@@ -83,6 +87,11 @@ public struct TrainingRecipe: Sendable {
         if syntheticPerClass > 0 { parts.append("--synthetic \(syntheticPerClass)") }
         if negatives > 0 { parts.append("--negatives \(negatives)") }
         if let rejectBelow { parts.append("--reject-below \(rejectBelow)") }
+        switch precision {
+        case .float32: break
+        case .float16: parts.append("--precision fp16")
+        case .int8: parts.append("--precision int8")
+        }
         return parts.joined(separator: " ")
     }
 
@@ -100,6 +109,13 @@ public struct TrainingRecipe: Sendable {
             training: .init(datasetSHA256: data.fingerprint, seed: configuration.seed, epochs: result.history.count,
                             validationAccuracy: result.validationAccuracy, created: created),
             extra: extra)
+    }
+
+    /// The trained network as its model file gives it back (F16 rounding or int8
+    /// quantization included), so that what is scored is what an app loads.
+    public func storedNetwork(_ result: TrainingResult) throws -> Network {
+        let model = TrainedModel(network: result.network, metadata: metadata(for: result))
+        return try TrainedModel.load(bytes: model.file.encode(precision: precision), source: "<trained model>").network
     }
 
     /// Cycles predicted as circles and circles predicted as cycles, the thesis's main confusion.

@@ -62,7 +62,12 @@ struct ExportCommand: ParsableCommand {
                 throw ClassifierError.modelFile(error)
             }
         }
-        let weights = exporter.storedFloat16 ? "float32 (widened from the file's float16)" : "float32"
+        let weights: String
+        switch exporter.storedPrecision {
+        case .float32: weights = "float32"
+        case .float16: weights = "float32 (widened from the file's float16)"
+        case .int8: weights = "float32 (dequantized from the file's int8)"
+        }
         if json {
             try printJSON([
                 "model": model, "format": format.rawValue, "output": output, "bytes": size,

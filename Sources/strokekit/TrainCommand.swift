@@ -62,7 +62,9 @@ struct TrainCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Network architecture, e.g. c16-p-c32-p-c64-p-d128 (see README).", valueName: "spec"))
     var arch = ArchitectureSpec.default.description
 
-    @Option(help: ArgumentHelp("Stored weight precision: fp32 or fp16.", valueName: "fp32|fp16"))
+    @Option(help: ArgumentHelp(
+        "Stored weight precision: fp32, fp16, or int8 (weights per output channel with F32 scales, biases fp32).",
+        valueName: "fp32|fp16|int8"))
     var precision = "fp32"
 
     @Option(help: "Worker threads per batch (data parallel).")
@@ -103,7 +105,7 @@ struct TrainCommand: ParsableCommand {
         guard dataset.data != nil else { throw ValidationError("give the dataset with --data DIR (or --resume FILE)") }
         if checkpoint != nil && folds != nil { throw ValidationError("--checkpoint saves one training run; it does not work with --folds") }
         guard ["adam", "sgd"].contains(optimizer) else { throw ValidationError("--optimizer must be adam or sgd") }
-        guard ["fp32", "fp16"].contains(precision) else { throw ValidationError("--precision must be fp32 or fp16") }
+        guard Self.precisions[precision] != nil else { throw ValidationError("--precision must be fp32, fp16 or int8") }
         guard epochs >= 1 else { throw ValidationError("--epochs must be at least 1") }
         guard batchSize >= 1 else { throw ValidationError("--batch-size must be at least 1") }
         guard learningRate > 0, learningRate.isFinite else { throw ValidationError("--learning-rate must be positive") }
@@ -137,7 +139,8 @@ struct TrainCommand: ParsableCommand {
     private func train(resumingFrom checkpoint: TrainingCheckpoint?) throws {
         let recipe = TrainingRecipe(
             data: try dataset.load(), configuration: try configuration(), syntheticPerClass: synthetic,
-            negatives: negatives, rejectBelow: rejectBelow, validationFraction: validationSplit)
+            negatives: negatives, rejectBelow: rejectBelow, validationFraction: validationSplit,
+            precision: Self.precisions[precision]!)
         let view = TrainingProgressView(json: json, logFile: try log.map { try EpochLog(path: $0) })
         if let folds {
             try crossValidate(recipe, folds: folds, view: view)
@@ -169,6 +172,9 @@ struct TrainCommand: ParsableCommand {
 
     static let argumentsKey = "arguments", folderKey = "folder"
 
+    /// `--precision` values and the storage they select.
+    static let precisions: [String: TensorDType] = ["fp32": .float32, "fp16": .float16, "int8": .int8]
+
     private func configuration() throws -> TrainingConfiguration {
         var configuration = TrainingConfiguration()
         configuration.architecture = try ArchitectureSpec(parsing: arch)
@@ -199,9 +205,9 @@ struct TrainCommand: ParsableCommand {
         let metadata = recipe.metadata(for: result)
         let outputURL = URL(fileURLWithPath: output)
         try TrainedModel(network: result.network, metadata: metadata)
-            .write(to: outputURL, precision: precision == "fp16" ? .float16 : .float32)
+            .write(to: outputURL, precision: recipe.precision)
 
-        // Evaluate the model as stored (F16 rounding included), read back from the file.
+        // Evaluate the model as stored (F16 rounding or int8 quantization included), read back from the file.
         let stored = try TrainedModel.load(contentsOf: outputURL).network
         let evaluation = validation.map {
             Evaluator.evaluate(stored, on: $0, classes: recipe.classes, rejectRule: recipe.rejectRule)
@@ -248,6 +254,7 @@ struct TrainCommand: ParsableCommand {
         }
         let combined = result.combined
         let confusions = recipe.cycleCircleConfusions(combined)
+        let rejection = RejectSummary(rule: recipe.rejectRule, evaluation: combined)
         if let report {
             try ReportOutput.write(report, content: ReportContent(
                 title: "StrokeKit \(folds)-fold cross-validation", generated: ISO8601DateFormatter().string(from: Date()),
@@ -258,11 +265,12 @@ struct TrainCommand: ParsableCommand {
                            "mean_accuracy": result.meanAccuracy, "std_accuracy": result.accuracyDeviation,
                            "seconds": result.seconds, "images_per_second": result.imagesPerSecond,
                            "cycle_as_circle": confusions.cycleAsCircle, "circle_as_cycle": confusions.circleAsCycle,
-                           "evaluation": combined.jsonObject()])
+                           "evaluation": combined.jsonObject(), "reject": rejection.map { $0.jsonObject as Any } ?? NSNull()])
         } else {
             print("\(folds)-fold cross-validation: accuracy \(percent(result.meanAccuracy)) ± \(percent(result.accuracyDeviation)) (population std)")
             print("cycle↔circle confusions: \(confusions.cycleAsCircle) cycles as circles, "
                   + "\(confusions.circleAsCycle) circles as cycles")
+            if let rejection { print(rejection.text) }
             print("summed over folds:")
             print(combined.textReport())
             if let report { print("wrote \(report)") }

@@ -49,7 +49,7 @@ import Testing
             let url = directory.appendingPathComponent("half.safetensors")
             try ExportFixtures.model().write(to: url, precision: .float16)
             let exporter = try ModelExporter(contentsOf: url)
-            #expect(exporter.storedFloat16 && exporter.sourceChecksum != nil)
+            #expect(exporter.storedPrecision == .float16 && exporter.sourceChecksum != nil)
             let onnx = try Onnx_ModelProto(serializedBytes: exporter.encoded(as: .onnx))
             let metadata = Dictionary(uniqueKeysWithValues: onnx.metadataProps.map { ($0.key, $0.value) })
             #expect(metadata["strokekit.export.weights"]?.contains("float16") == true)
@@ -58,6 +58,24 @@ import Testing
             let coreml = try CoreML_Specification_Model(serializedBytes: exporter.encoded(as: .coreml))
             let firstConv = coreml.neuralNetworkClassifier.layers[0].convolution
             #expect(firstConv.weights.floatValue == loaded.network.parameters[0].value.values)
+        }
+    }
+
+    @Test func int8FilesAreExportedAsTheWeightsStrokeKitLoads() throws {
+        try ExportFixtures.withTemporaryDirectory { directory in
+            let url = directory.appendingPathComponent("int8.safetensors")
+            try ExportFixtures.model().write(to: url, precision: .int8)
+            let exporter = try ModelExporter(contentsOf: url)
+            #expect(exporter.storedPrecision == .int8)
+            let onnx = try Onnx_ModelProto(serializedBytes: exporter.encoded(as: .onnx))
+            let metadata = Dictionary(uniqueKeysWithValues: onnx.metadataProps.map { ($0.key, $0.value) })
+            #expect(metadata["strokekit.export.weights"]?.contains("int8") == true)
+            let loaded = try TrainedModel.load(contentsOf: url)
+            let coreml = try CoreML_Specification_Model(serializedBytes: exporter.encoded(as: .coreml))
+            let firstConv = coreml.neuralNetworkClassifier.layers[0].convolution
+            #expect(firstConv.weights.floatValue == loaded.network.parameters[0].value.values)
+            let float32 = ExportFixtures.model().network.parameters[0].value.values
+            #expect(firstConv.weights.floatValue != float32, "the export holds the dequantized weights, not the originals")
         }
     }
 

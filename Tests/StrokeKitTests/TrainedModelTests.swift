@@ -2,12 +2,23 @@ import Foundation
 import StrokeKit
 import StrokeModelFile
 import StrokeNN
+import StrokeTensor
 import Testing
 
 @Suite struct TrainedModelTests {
     /// Largest |a - b| over two logit tensors of equal shape.
     func maximumDifference(_ a: [Float], _ b: [Float]) -> Float {
         zip(a, b).map { abs($0 - $1) }.max() ?? 0
+    }
+
+    /// Both models' logits on `input`, their largest difference, and the logits' scale
+    /// (largest magnitude, at least 1) that tolerances are relative to.
+    func logitChange(from model: TrainedModel, to loaded: TrainedModel, on input: Tensor)
+        -> (expected: [Float], found: [Float], difference: Float, scale: Float)
+    {
+        let expected = model.network.forward(input, training: false).values
+        let found = loaded.network.forward(input, training: false).values
+        return (expected, found, maximumDifference(found, expected), max(1, expected.map(abs).max() ?? 0))
     }
 
     @Test func float32RoundTripGivesIdenticalLogits() throws {
@@ -30,15 +41,35 @@ import Testing
         try Fixtures.withTemporaryDirectory { directory in
             let url = directory.appendingPathComponent("model-f16.safetensors")
             try model.write(to: url, precision: .float16)
-            let loaded = try TrainedModel.load(contentsOf: url)
-            let expected = model.network.forward(input, training: false).values
-            let found = loaded.network.forward(input, training: false).values
+            let (_, _, difference, scale) = logitChange(from: model, to: try TrainedModel.load(contentsOf: url), on: input)
             // F16 keeps 11 significant bits (relative error <= 2^-11 per weight); through four
             // layers of ~100-term sums the logits move by well under 1% of their scale.
-            let scale = max(1, expected.map(abs).max() ?? 0)
-            let difference = maximumDifference(found, expected)
             #expect(difference <= 0.01 * scale, "maxdiff = \(difference), tolerance \(0.01 * scale)")
             #expect(difference > 0, "F16 rounding should change something; was the file written as F32?")
+        }
+    }
+
+    @Test(arguments: ["fixture", "bundled"])
+    func int8RoundTripGivesLogitsCloseToTheFloatModel(which: String) throws {
+        // The He-initialised fixture and the bundled trained model (F16 file, so its weights
+        // are what the quantizer would see in an app). Per output channel the weight error
+        // is at most max|w|/254 (0.4% of the channel's largest weight), and errors of
+        // hundreds of products mostly cancel: logits move by a few percent of their scale.
+        let model = which == "bundled" ? try TrainedModel.load(contentsOf: ShapeClassifier.bundledModelURL()) : Fixtures.model()
+        let input = Fixtures.inputTensor(Fixtures.images(count: 32, seed: 3))
+        let loaded = try TrainedModel.load(bytes: model.file.encode(precision: .int8), source: "int8")
+        let (expected, found, difference, scale) = logitChange(from: model, to: loaded, on: input)
+        #expect(difference <= 0.03 * scale, "\(which): maxdiff = \(difference), tolerance \(0.03 * scale)")
+        #expect(difference > 0, "int8 quantization should change something")
+        let classes = model.network.classCount
+        for row in 0..<32 {
+            let slice = { (values: [Float]) in Array(values[(row * classes)..<((row + 1) * classes)]) }
+            let (a, b) = (slice(expected), slice(found))
+            let margin = a.sorted().suffix(2).reduce(0) { $1 - $0 }
+            // Where the float model is not on a knife's edge, the int8 model picks the same class.
+            if margin > 2 * difference {
+                #expect(a.firstIndex(of: a.max()!) == b.firstIndex(of: b.max()!), "\(which) image \(row): \(a) vs \(b)")
+            }
         }
     }
 

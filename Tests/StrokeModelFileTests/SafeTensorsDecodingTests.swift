@@ -121,11 +121,59 @@ import StrokeSupport
             Fixtures.rawFile(header: header, data: Self.twoFloats), throws: "invalidTensorEntry", mentioning: ["'w'", field])
     }
 
-    @Test(arguments: ["BF16", "I8", "F64", "f32", ""])
+    @Test(arguments: ["BF16", "I16", "U8", "F64", "f32", ""])
     func loadRejectsUnsupportedDType(dtype: String) {
         let header = #"{"w":{"dtype":"\#(dtype)","shape":[2],"data_offsets":[0,8]}}"#
         expectDecode(
             Fixtures.rawFile(header: header, data: Self.twoFloats), throws: "unsupportedDType", mentioning: ["'w'", "'\(dtype)'"])
+    }
+
+    // MARK: I8 tensors and their scales
+
+    /// "w" I8 (2, 2) at [0, 4], then "w.scale" described by `scale`, holding `scaleData`.
+    func int8File(scale: String, scaleData: [UInt8]) -> [UInt8] {
+        let header = #"{"w":{"dtype":"I8","shape":[2,2],"data_offsets":[0,4]},\#(scale)}"#
+        return Fixtures.rawFile(header: header, data: [1, 0xFF, 127, 0x81] + scaleData)
+    }
+
+    @Test func int8TensorIsDequantizedWithItsChannelScalesAndTheScalesAreConsumed() throws {
+        let bytes = int8File(scale: #""w.scale":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}"#,
+                             scaleData: Fixtures.float32Bytes([0.5, 0.25]))
+        let file = try SafeTensorsFile.decode(bytes, source: Fixtures.source)
+        // Levels 1, -1 (channel 0, scale 0.5) and 127, -127 (channel 1, scale 0.25).
+        #expect(file.tensors == [NamedTensor(name: "w", shape: [2, 2], values: [0.5, -0.5, 31.75, -31.75])])
+        #expect(file.storedDTypes == ["w": .int8])
+    }
+
+    @Test func int8TensorAcceptsFloat16Scales() throws {
+        let half = [Float16(0.5), Float16(2)].flatMap { value in withUnsafeBytes(of: value.bitPattern.littleEndian) { Array($0) } }
+        let bytes = int8File(scale: #""w.scale":{"dtype":"F16","shape":[2],"data_offsets":[4,8]}"#, scaleData: half)
+        let file = try SafeTensorsFile.decode(bytes, source: Fixtures.source)
+        #expect(file.tensor(named: "w")?.values == [0.5, -0.5, 254, -254])
+    }
+
+    @Test func loadRejectsInt8TensorWithoutScales() {
+        let bytes = int8File(scale: #""b":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}"#,
+                             scaleData: Fixtures.float32Bytes([1, 1]))
+        expectDecode(bytes, throws: "missingQuantizationScale", mentioning: ["'w'", "'w.scale'"])
+    }
+
+    @Test(arguments: [
+        (#""w.scale":{"dtype":"F32","shape":[3],"data_offsets":[4,16]}"#, Fixtures.float32Bytes([1, 1, 1]), "shape [3]"),
+        (#""w.scale":{"dtype":"F32","shape":[2,1],"data_offsets":[4,12]}"#, Fixtures.float32Bytes([1, 1]), "expected [2]"),
+        (#""w.scale":{"dtype":"I8","shape":[2],"data_offsets":[4,6]}"#, [1, 1], "dtype I8"),
+        (#""w.scale":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}"#, Fixtures.float32Bytes([1, 0]), "positive"),
+        (#""w.scale":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}"#, Fixtures.float32Bytes([-1, 1]), "positive"),
+        (#""w.scale":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}"#, Fixtures.float32Bytes([1, .nan]), "finite"),
+    ])
+    func loadRejectsUnusableInt8Scales(scale: String, data: [UInt8], detail: String) {
+        expectDecode(int8File(scale: scale, scaleData: data), throws: "invalidQuantizationScale", mentioning: ["'w'", detail])
+    }
+
+    @Test func loadRejectsScalarInt8Tensor() {
+        let header = #"{"w":{"dtype":"I8","shape":[],"data_offsets":[0,1]}}"#
+        expectDecode(Fixtures.rawFile(header: header, data: [3]), throws: "invalidQuantizationScale",
+                     mentioning: ["'w'", "at least one dimension"])
     }
 
     @Test(arguments: [

@@ -47,6 +47,64 @@ import StrokeSupport
         #expect(ratio > 0.45 && ratio < 0.55, "F16 file is \(float16Bytes.count) bytes, F32 \(float32Bytes.count)")
     }
 
+    @Test func int8RoundTripIsWithinHalfAStepPerChannelAndAboutAQuarterOfTheSize() throws {
+        // Channels of very different magnitudes: per-channel scales keep each one's resolution.
+        var generator = SeededGenerator(seed: 8)
+        let magnitudes: [Float] = [4, 0.01, 1, 0]
+        let values = magnitudes.flatMap { magnitude in
+            (0..<250).map { _ in Float.random(in: -1...1, using: &generator) * magnitude }
+        }
+        let file = SafeTensorsFile(tensors: [NamedTensor(name: "w", shape: [4, 25, 10], values: values),
+                                             NamedTensor(name: "b", shape: [4], values: [0.1, -0.2, 0.3, 1e-7])])
+        let float32Bytes = try file.encode(precision: .float32)
+        let int8Bytes = try file.encode(precision: .int8)
+        let decoded = try SafeTensorsFile.decode(int8Bytes, source: "i8")
+        #expect(decoded.storedDTypes == ["w": .int8, "b": .float32], "weights I8, biases F32, scales not listed")
+        #expect(decoded.tensor(named: "b")?.values == [0.1, -0.2, 0.3, 1e-7], "biases are exact")
+        let read = try #require(decoded.tensor(named: "w"))
+        for channel in 0..<4 {
+            let range = (channel * 250)..<((channel + 1) * 250)
+            let largest = values[range].map(abs).max()!
+            let step = largest / 127
+            for index in range {
+                #expect(abs(read.values[index] - values[index]) <= step / 2 * 1.0001,
+                        "channel \(channel) index \(index): wrote \(values[index]), read \(read.values[index]), step \(step)")
+            }
+            if largest > 0 {
+                let peak = range.first { abs(values[$0]) == largest }!
+                #expect(abs(read.values[peak] - values[peak]) <= largest * 1e-6, "the largest weight of a channel is kept")
+            }
+        }
+        let ratio = Double(int8Bytes.count) / Double(float32Bytes.count)
+        #expect(ratio > 0.2 && ratio < 0.35, "I8 file is \(int8Bytes.count) bytes, F32 \(float32Bytes.count)")
+        // Quantizing dequantized weights again keeps them (up to the rounding of the recomputed scale).
+        let again = try #require(SafeTensorsFile.decode(decoded.encode(precision: .int8), source: "i8 again").tensor(named: "w"))
+        for (index, (first, second)) in zip(read.values, again.values).enumerated() {
+            #expect(abs(first - second) <= abs(first) * 1e-6, "index \(index): \(first) became \(second)")
+        }
+    }
+
+    @Test func int8FilesKeepEveryFloat32TensorAlignedAndNameTheScales() throws {
+        let file = SafeTensorsFile(tensors: [NamedTensor(name: "w", shape: [3, 1], values: [1, -2, 3]),
+                                             NamedTensor(name: "b", shape: [3], values: [1, 2, 3])])
+        let bytes = try file.encode(precision: .int8)
+        let headerLength = Int(bytes[0]) | Int(bytes[1]) << 8
+        let header = String(decoding: bytes[8..<(8 + headerLength)], as: UTF8.self)
+        // Scale and bias (F32) first, the I8 tensor of 3 bytes last.
+        #expect(header.contains(#""w.scale":{"dtype":"F32","shape":[3],"data_offsets":[0,12]}"#), "\(header)")
+        #expect(header.contains(#""b":{"dtype":"F32","shape":[3],"data_offsets":[12,24]}"#), "\(header)")
+        #expect(header.contains(#""w":{"dtype":"I8","shape":[3,1],"data_offsets":[24,27]}"#), "\(header)")
+    }
+
+    @Test func int8EncodingRefusesATensorNamedLikeAScale() {
+        let file = SafeTensorsFile(tensors: [NamedTensor(name: "w", shape: [1, 2], values: [1, 2]),
+                                             NamedTensor(name: "w.scale", shape: [1], values: [1])])
+        #expect(throws: ModelFileError.duplicateTensorName(source: "<memory>", tensor: "w.scale")) {
+            try file.encode(precision: .int8)
+        }
+        #expect(throws: Never.self) { try file.encode(precision: .float32) }
+    }
+
     @Test func float16KeepsTheLargestHalfValue() throws {
         let file = SafeTensorsFile(tensors: [NamedTensor(name: "w", shape: [2], values: [65504, -65519])])
         let decoded = try SafeTensorsFile.decode(try file.encode(precision: .float16), source: "f16")

@@ -2,6 +2,7 @@ import Testing
 import StrokeNN
 import StrokeTensor
 import TestSupport
+import StrokeSupport
 
 /// The BLAS convolution against an independent plain-loop convolution, and im2col
 /// against its adjoint; plus a self-test of the gradient checker itself.
@@ -39,6 +40,38 @@ import TestSupport
         #expect(maxDifference < 1e-4, "max |BLAS − plain loop| = \(maxDifference), tolerance 1e-4")
     }
 
+    @Test func conv2DInputGradientMatchesPlainLoopOnABatchFoldedInChunks() {
+        // 8 channels of 20x20 make 72 column rows of 400 pixels per image, so the column
+        // gradient is folded back a few images at a time (4 + 2 here); the plain loop sees
+        // the whole batch at once. in the forward pass this was:
+        // out[o, n, y, x] += W[o, c, ky, kx] · in[c, n, y + ky − pad, x + kx − pad]
+        let (channels, outputs, batch, side, kernel) = (8, 4, 6, 20, 3)
+        let layer = Conv2D(name: "conv", inputChannels: channels, outputChannels: outputs, kernelSize: kernel)
+        layer.weight.value.values = GradientCheck.randomValues(layer.weight.value.count, seed: 11)
+        let shape = [channels, batch, side, side]
+        let input = Tensor(shape: shape, values: GradientCheck.randomValues(shape.reduce(1, *), seed: 12))
+        var output = Tensor(shape: layer.outputShape(for: shape))
+        layer.forward(input, into: &output, training: true)
+        let outputGradient = GradientCheck.randomValues(output.count, seed: 13)
+        var inputGradient: Tensor? = Tensor(shape: shape, repeating: .nan)  // every element must be written
+        layer.backward(input: input, output: output, outputGradient: Tensor(shape: output.shape, values: outputGradient),
+                       inputGradient: &inputGradient)
+        let pad = kernel / 2
+        var maxDifference: Float = 0
+        for c in 0..<channels { for n in 0..<batch { for y in 0..<side { for x in 0..<side {
+            var sum = 0.0
+            for o in 0..<outputs { for ky in 0..<kernel { for kx in 0..<kernel {
+                let (oy, ox) = (y - ky + pad, x - kx + pad)
+                guard oy >= 0, oy < side, ox >= 0, ox < side else { continue }
+                sum += Double(layer.weight.value.values[((o * channels + c) * kernel + ky) * kernel + kx])
+                    * Double(outputGradient[((o * batch + n) * side + oy) * side + ox])
+            } } }
+            let fast = inputGradient!.values[((c * batch + n) * side + y) * side + x]
+            maxDifference = max(maxDifference, abs(fast - Float(sum)).isNaN ? .infinity : abs(fast - Float(sum)))
+        } } } }
+        #expect(maxDifference < 1e-4, "conv input gradient: max |chunked BLAS − plain loop| = \(maxDifference), tolerance 1e-4")
+    }
+
     @Test func col2imIsTheAdjointOfIm2col() {
         // <im2col(x), y> must equal <x, col2im(y)> for every x, y.
         let g = ConvolutionGeometry(channels: 2, batch: 3, height: 5, width: 4, kernelHeight: 3, kernelWidth: 3)
@@ -52,6 +85,38 @@ import TestSupport
         let left = GradientCheck.probeLoss(columns, y)
         let right = GradientCheck.probeLoss(x, back)
         #expect(abs(left - right) < 1e-4 * max(1, abs(left)), "<im2col x, y> = \(left) but <x, col2im y> = \(right)")
+    }
+
+    /// col2im as the plain sum it defines: every column entry added to its source pixel.
+    func plainCol2im(_ columns: [Float], geometry g: ConvolutionGeometry) -> [Float] {
+        var gradient = [Double](repeating: 0, count: g.channels * g.batch * g.height * g.width)
+        let (padY, padX) = (g.kernelHeight / 2, g.kernelWidth / 2)
+        for c in 0..<g.channels { for ky in 0..<g.kernelHeight { for kx in 0..<g.kernelWidth {
+            let row = (c * g.kernelHeight + ky) * g.kernelWidth + kx
+            for n in 0..<g.batch { for y in 0..<g.height { for x in 0..<g.width {
+                let (sy, sx) = (y + ky - padY, x + kx - padX)
+                guard sy >= 0, sy < g.height, sx >= 0, sx < g.width else { continue }
+                gradient[((c * g.batch + n) * g.height + sy) * g.width + sx]
+                    += Double(columns[row * g.columnCount + (n * g.height + y) * g.width + x])
+            } } }
+        } } }
+        return gradient.map { Float($0) }
+    }
+
+    @Test(arguments: [(2, 3, 5, 4, 3), (1, 2, 1, 6, 3), (3, 1, 4, 1, 3), (2, 2, 6, 7, 5), (1, 1, 2, 2, 5)])
+    func col2imMatchesPlainLoop(channels: Int, batch: Int, height: Int, width: Int, kernel: Int) {
+        // Planes one pixel wide or high make some kernel offsets flat shifts of 0 with dx ≠ 0.
+        let g = ConvolutionGeometry(channels: channels, batch: batch, height: height, width: width,
+                                    kernelHeight: kernel, kernelWidth: kernel)
+        let columns = GradientCheck.randomValues(g.columnRows * g.columnCount, seed: 6)
+        let expected = plainCol2im(columns, geometry: g)
+        var scratch = columns
+        var gradient = [Float](repeating: .nan, count: expected.count)  // every element must be written
+        scratch.withUnsafeMutableBufferPointer { source in
+            gradient.withUnsafeMutableBufferPointer { col2im(source.baseAddress!, into: $0.baseAddress!, geometry: g) }
+        }
+        let maxDifference = zip(gradient, expected).map { abs($0 - $1) }.max()!
+        #expect(maxDifference < 1e-5, "col2im \(g): max |fast − plain loop| = \(maxDifference), tolerance 1e-5")
     }
 
     @Test func gradientCheckerFlagsAWrongGradient() {
@@ -75,5 +140,37 @@ import TestSupport
         pool.forward(input, into: &training, training: true)
         pool.forward(input, into: &inference, training: false)
         #expect(training == inference)
+    }
+
+    @Test(arguments: [[2, 3, 5, 4], [1, 2, 6, 7], [2, 1, 7, 7]])
+    func backwardRoutesEachGradientToItsWindowsMaximum(shape: [Int]) {
+        // Plain reference: dx is zero except at each window's maximum (first in row-major
+        // order on ties), which gets dy; odd last rows and columns get nothing.
+        var generator = SeededGenerator(seed: 8)
+        // Values on a coarse grid: many ties, which must go to the first element.
+        let input = (0..<shape.reduce(1, *)).map { _ in Float(Int.random(in: 0..<4, using: &generator)) }
+        let pool = MaxPool2D()
+        let outputShape = pool.outputShape(for: shape)
+        var output = Tensor(shape: outputShape)
+        pool.forward(Tensor(shape: shape, values: input), into: &output, training: true)
+        let outputGradient = GradientCheck.randomValues(output.count, seed: 10)
+        var inputGradient: Tensor? = Tensor(shape: shape, repeating: .nan)  // every element must be written
+        pool.backward(input: Tensor(shape: shape, values: input), output: output,
+                      outputGradient: Tensor(shape: outputShape, values: outputGradient), inputGradient: &inputGradient)
+
+        let (planes, height, width) = (shape[0] * shape[1], shape[2], shape[3])
+        var expected = [Float](repeating: 0, count: input.count)
+        var o = 0
+        for p in 0..<planes { for oy in 0..<(height / 2) { for ox in 0..<(width / 2) {
+            var best = p * height * width + 2 * oy * width + 2 * ox
+            for (dy, dx) in [(0, 1), (1, 0), (1, 1)] {
+                let candidate = p * height * width + (2 * oy + dy) * width + 2 * ox + dx
+                if input[candidate] > input[best] { best = candidate }
+            }
+            #expect(output.values[o] == input[best], "pool output \(o): \(output.values[o]) vs window maximum \(input[best])")
+            expected[best] = outputGradient[o]
+            o += 1
+        } } }
+        #expect(inputGradient!.values == expected, "maxpool backward on \(shape) differs from the plain routing")
     }
 }

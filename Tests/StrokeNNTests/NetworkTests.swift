@@ -87,6 +87,32 @@ import TestSupport
         #expect(network.parameters.allSatisfy { $0.hasGradient }, "backward writes every parameter's gradient")
     }
 
+    @Test func switchingBatchSizesGivesWhatAFreshNetworkGives() throws {
+        // Buffers of earlier batch sizes are kept and reused (a training epoch's last partial
+        // batch, validation batches); coming back to a size must compute exactly what a
+        // network that never saw another size computes.
+        let spec = try ArchitectureSpec(parsing: "c4-p-c6-p-d8")
+        func trainStep(_ network: Network, batch: Int, seed: UInt64) -> (logits: [Float], gradients: [[Float]]) {
+            let input = Tensor(shape: [batch, 1, 28, 28], values: GradientCheck.randomValues(batch * 784, seed: seed))
+            network.forward(input, training: true)
+            var gradient = Tensor(shape: [batch, 3])
+            _ = SoftmaxCrossEntropy.evaluate(logits: network.logits, labels: (0..<batch).map { $0 % 3 },
+                                             gradientScale: 1 / Float(batch), gradient: &gradient)
+            network.backward(logitsGradient: gradient)
+            return (network.logits.values, network.parameters.map(\.gradient.values))
+        }
+        let switching = try Network(architecture: spec, classCount: 3), fresh = try Network(architecture: spec, classCount: 3)
+        switching.initializeParameters(seed: 3)
+        fresh.initializeParameters(seed: 3)
+        _ = trainStep(switching, batch: 5, seed: 10)
+        _ = trainStep(switching, batch: 2, seed: 11)
+        switching.forward(Tensor(shape: [7, 1, 28, 28], values: GradientCheck.randomValues(7 * 784, seed: 12)), training: false)
+        let again = trainStep(switching, batch: 5, seed: 13)
+        let reference = trainStep(fresh, batch: 5, seed: 13)
+        #expect(again.logits == reference.logits, "logits after switching batch sizes differ from a fresh network's")
+        #expect(again.gradients == reference.gradients, "gradients after switching batch sizes differ from a fresh network's")
+    }
+
     @Test func reluAfterPoolingEqualsPoolingAfterRelu() {
         // The network applies a conv's ReLU after its pool; check the identity it relies on,
         // for values and input gradients, against the textbook order.

@@ -1,8 +1,14 @@
+import Foundation
 import Testing
 import StrokeNN
 import StrokeOptimizers
 import StrokeTensor
 import TestSupport
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The training loss and optimizers: the loss gradient against central differences and
 /// against the inference softmax, one Adam and one SGD step against plain formulas.
@@ -36,10 +42,32 @@ import TestSupport
             var probabilities = Array(logits[(row * classes)..<((row + 1) * classes)])
             probabilities.withUnsafeMutableBufferPointer { Softmax.apply($0) }
             for k in 0..<classes {
-                let expected = probabilities[k] - (k == labels[row] ? 1 : 0)
+                let others = (0..<classes).filter { $0 != labels[row] }.reduce(Float(0)) { $0 + probabilities[$1] }
+                let expected = k == labels[row] ? -others : probabilities[k]
                 #expect(gradient.values[row * classes + k] == expected,
                         "row \(row) class \(k): loss gradient \(gradient.values[row * classes + k]) vs softmax − onehot \(expected)")
             }
+        }
+    }
+
+    @Test func confidentExamplesKeepTheirGradientToFullRelativePrecision() {
+        // Margins of 8 to 30: p(label) is within 2^-24 of 1 or rounds to 1 in Float, so
+        // p − 1 would lose most digits or all of them. Reference: the same formula in Double.
+        let logits: [Float] = [8, 0, -1, 0.5, 0, 17, 2, -3, 1, -2, 30, 0]
+        let labels = [0, 1, 2]
+        let (batch, classes) = (3, 4)
+        var gradient = Tensor(shape: [batch, classes])
+        _ = SoftmaxCrossEntropy.evaluate(logits: Tensor(shape: [batch, classes], values: logits),
+                                         labels: labels, gradientScale: 1, gradient: &gradient)
+        for row in 0..<batch {
+            let z = logits[(row * classes)..<((row + 1) * classes)].map(Double.init)
+            let largest = z.max()!
+            let sum = z.reduce(0) { $0 + exp($1 - largest) }
+            let others = z.indices.filter { $0 != labels[row] }.reduce(0.0) { $0 + exp(z[$1] - largest) } / sum
+            let value = Double(gradient.values[row * classes + labels[row]])
+            let error: Double = abs(value + others), tolerance: Double = 1e-5 * others
+            #expect(error <= tolerance,
+                    "row \(row): label gradient \(value), exact −\(others), tolerance 1e-5 relative")
         }
     }
 
@@ -54,10 +82,45 @@ import TestSupport
         }
     }
 
+    @Test func adamMatchesPlainFormulaBitwiseWhateverThePartition() {
+        // 21 elements: two eight-lane blocks and a scalar tail. Several steps with decay, the
+        // plain scalar formula in Double-free Float arithmetic as the reference; the result
+        // must not depend on how many parts the update is split into (threads in training).
+        let count = 21, steps = 4
+        let (rate, b1, b2, epsilon, decayRate): (Float, Float, Float, Float, Float) = (0.01, 0.9, 0.999, 1e-8, 0.1)
+        let gradients = (0..<steps).map { GradientCheck.randomValues(count, seed: 80 + UInt64($0)) }
+        var w = GradientCheck.randomValues(count, seed: 79)
+        var (m, v) = ([Float](repeating: 0, count: count), [Float](repeating: 0, count: count))
+        for (step, g) in gradients.enumerated() {
+            let correction1 = 1 - pow(Double(b1), Double(step + 1)), correction2 = 1 - pow(Double(b2), Double(step + 1))
+            let stepSize = Float(Double(rate) * correction2.squareRoot() / correction1)
+            let epsilonHat = Float(Double(epsilon) * correction2.squareRoot())
+            for i in 0..<count {
+                m[i] = b1 * m[i] + (1 - b1) * g[i]
+                v[i] = b2 * v[i] + (1 - b2) * g[i] * g[i]
+                w[i] = w[i] * (1 - rate * decayRate) - stepSize * m[i] / (v[i].squareRoot() + epsilonHat)
+            }
+        }
+        for parts in [1, 2, 3] {
+            let parameter = Parameter(name: "w", value: Tensor(shape: [count], values: GradientCheck.randomValues(count, seed: 79)))
+            let adam = Adam(learningRate: rate, beta1: b1, beta2: b2, epsilon: epsilon, weightDecay: decayRate)
+            for g in gradients {
+                parameter.gradient = Tensor(shape: [count], values: g)
+                adam.beginStep([parameter])
+                ParameterBuffers.with([parameter]) { buffers in
+                    for part in 0..<parts { adam.update(buffers, part: part, of: parts) }
+                }
+            }
+            #expect(parameter.value.values == w, "Adam in \(parts) parts: \(parameter.value.values) vs plain \(w)")
+            #expect(adam.state.buffers == [m, v] && adam.state.stepCount == steps, "Adam's moments in \(parts) parts")
+        }
+    }
+
     @Test func sgdWithoutMomentumIsPlainGradientDescent() {
         let parameter = Parameter(name: "w", value: Tensor(shape: [2], values: [1, -1]))
         parameter.gradient = Tensor(shape: [2], values: [0.5, -2])
         SGD(learningRate: 0.1, momentum: 0, weightDecay: 0).step([parameter])
-        #expect(parameter.value.values == [1 - 0.05, -1 + 0.2])
+        let expected: [Float] = [1 - 0.05, -1 + 0.2]
+        #expect(parameter.value.values == expected)
     }
 }
