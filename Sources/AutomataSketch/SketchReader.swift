@@ -177,9 +177,11 @@ public enum SketchReader {
         // States and transitions listed in drawing order (their ids), whatever order resolved them.
         sketch.states.sort { $0.id < $1.id }
         sketch.transitions.sort { $0.id < $1.id }
-        let lastDrawing = ink.map(\.drawing).max() ?? -1
-        sketch.nextStateID = max(nextBaseIDs.0, lastDrawing + 1)
-        sketch.nextTransitionID = max(nextBaseIDs.1, lastDrawing + 1)
+        // Past the last id in use, so ink that reads as nothing (pending, rejected) leaves the
+        // sketch as it was.
+        let lastID = (sketch.states.map(\.id) + sketch.transitions.map(\.id)).max() ?? -1
+        sketch.nextStateID = max(nextBaseIDs.0, lastID + 1)
+        sketch.nextTransitionID = max(nextBaseIDs.1, lastID + 1)
         var symbols: [ReadSymbol] = []
         var symbolOfStroke = [Int](repeating: 0, count: ink.count)
         for (index, entry) in classified.enumerated() {

@@ -149,10 +149,13 @@ public enum SymbolGrouping {
             return (piece, outer.centroid, outer.meanRadius)
         }
         func joinsTwoCircles(_ stroke: DrawingMeasures) -> Bool {
-            // The state at a point: the circles of one final state (joined above) are one.
+            // The state at a point, the nearest rim within reach: the circles of one final
+            // state (joined above) are one.
             func state(at point: SketchPoint) -> Int? {
-                circles.first {
+                circles.filter {
                     Geometry.distance(point, $0.center) <= $0.radius * (1 + StrokeRuleThresholds.arrowSnap)
+                }.min {
+                    Geometry.distance(point, $0.center) - $0.radius < Geometry.distance(point, $1.center) - $1.radius
                 }.map { root($0.piece) }
             }
             guard let first = state(at: stroke.start), let second = state(at: stroke.last) else { return false }
