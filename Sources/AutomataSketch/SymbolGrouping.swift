@@ -144,18 +144,22 @@ public enum SymbolGrouping {
         }
 
         /// True when the stroke's ends lie at two different circles: a transition, not a head.
-        let circles = pieces.indices.filter { isRound[$0] }.map { piece -> (piece: Int, center: SketchPoint, radius: Double) in
+        // A much smaller lone round stroke may be a self-loop or a closed head, not a state.
+        let circles = pieces.indices.filter { isRound[$0] }.map { piece -> (piece: Int, center: SketchPoint, radius: Double, small: Bool) in
             let outer = pieces[piece].map { measures[$0] }.max { $0.meanRadius < $1.meanRadius }!
-            return (piece, outer.centroid, outer.meanRadius)
+            let small = pieces[piece].count == 1 && !pieces.indices.contains { $0 != piece && root($0) == root(piece) }
+                && scale.map { outer.meanRadius < GroupingThresholds.smallCircle * $0 } ?? false
+            return (piece, outer.centroid, outer.meanRadius, small)
         }
         func joinsTwoCircles(_ stroke: DrawingMeasures) -> Bool {
-            // The state at a point, the nearest rim within reach: the circles of one final
-            // state (joined above) are one.
+            // The state at a point: the nearest rim within reach, a state-sized circle before
+            // a small one; the circles of one final state (joined above) are one.
             func state(at point: SketchPoint) -> Int? {
                 circles.filter {
                     Geometry.distance(point, $0.center) <= $0.radius * (1 + StrokeRuleThresholds.arrowSnap)
                 }.min {
-                    Geometry.distance(point, $0.center) - $0.radius < Geometry.distance(point, $1.center) - $1.radius
+                    ($0.small ? 1 : 0, Geometry.distance(point, $0.center) - $0.radius)
+                        < ($1.small ? 1 : 0, Geometry.distance(point, $1.center) - $1.radius)
                 }.map { root($0.piece) }
             }
             guard let first = state(at: stroke.start), let second = state(at: stroke.last) else { return false }
