@@ -318,15 +318,13 @@ public enum SymbolGrouping {
     ) -> (atStart: Bool, gap: Double)? {
         let points = stroke.points, shaftPoints = shaft.points
         guard points.count > 1, shaftPoints.count > 4, scale > 0,
-            Geometry.distance(stroke.start, stroke.last) >= 0.6 * stroke.pathLength,
+            // Nearly straight, though it may come back a little along itself at its far end.
+            Geometry.distance(stroke.start, stroke.farthest) >= 0.6 * stroke.pathLength,
             // Shorter than the shaft: a second arrow drawn alongside is as long as the first.
             stroke.pathLength <= GroupingThresholds.extensionMaxShaftFraction * shaft.pathLength
         else { return nil }
-        let inset = shaftPoints.count / 5
-        for (end, inner, atStart) in [
-            (shaftPoints[shaftPoints.count - 1], shaftPoints[shaftPoints.count - 1 - inset], false),
-            (shaftPoints[0], shaftPoints[inset], true),
-        ] {
+        for atStart in [false, true] {
+            let (end, inner) = endAndInner(of: shaftPoints, atStart: atStart)
             let length = Geometry.distance(inner, end)
             guard length > 0 else { continue }
             let inward = (inner - end) / length
@@ -336,7 +334,7 @@ public enum SymbolGrouping {
             guard -(along.min()!) >= GroupingThresholds.extensionMinimumBeyond * scale else { continue }
             // The stroke's end nearer the shaft starts at the shaft (or a small gap from its end)…
             let near = along.first! > along.last! ? stroke.start : stroke.last
-            let far = near == stroke.start ? stroke.last : stroke.start
+            let far = points.max { Geometry.distance($0, near) < Geometry.distance($1, near) }!
             let gap = Geometry.distance(near, toPolyline: shaftPoints) / scale
             guard gap <= GroupingThresholds.extensionReach else { continue }
             // …and heads out in line with the shaft.
@@ -354,8 +352,7 @@ public enum SymbolGrouping {
     static func extended(_ shaft: DrawingMeasures, by extensions: [(stroke: DrawingMeasures, atStart: Bool)]) -> [SketchPoint] {
         var points = shaft.points
         for (stroke, atStart) in extensions where points.count > 1 {
-            let end = atStart ? points[0] : points[points.count - 1]
-            let inner = atStart ? points[points.count / 5] : points[points.count - 1 - points.count / 5]
+            let (end, inner) = endAndInner(of: points, atStart: atStart)
             let direction = end - inner
             // The extension's points past the end, ordered outward.
             let past = stroke.points.map { (point: $0, along: (($0 - end) * direction).sum()) }
@@ -363,6 +360,20 @@ public enum SymbolGrouping {
             points = atStart ? past.reversed() + points : points + past
         }
         return points
+    }
+
+    /// A shaft's end and the point a fifth of its path back from it, which give the direction
+    /// the shaft runs in there. (By path, not by point count: a pen slows down at the end of
+    /// a stroke and bunches its last points.)
+    static func endAndInner(of points: [SketchPoint], atStart: Bool) -> (end: SketchPoint, inner: SketchPoint) {
+        let inward = atStart ? points : points.reversed()
+        let reach = Geometry.pathLength(points) / 5
+        var walked = 0.0
+        for index in inward.indices.dropFirst() {
+            walked += Geometry.distance(inward[index - 1], inward[index])
+            if walked >= reach { return (inward[0], inward[index]) }
+        }
+        return (inward[0], inward[inward.count - 1])
     }
 
     /// How much a stroke looks like a shaft: its extent times its straightness (chord over
