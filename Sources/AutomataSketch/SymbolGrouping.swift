@@ -93,6 +93,12 @@ public enum GroupingThresholds {
     /// …and is at most this fraction of the shaft's length (a second arrow drawn alongside the
     /// first is about as long).
     public static let extensionMaxShaftFraction = 0.7
+    /// A self-loop is at least this many R long (real ones: 2.8–6.4 R; a barb drawn at a rim,
+    /// which can also leave the rim and come back, is shorter).
+    public static let loopMinimumPath = 2.0
+    /// A round stroke overlapping a circle at least this fraction of its size is a self-loop
+    /// drawn round on that circle's rim, which may have a head of its own.
+    public static let loopRoundMaxRatio = 0.9
     /// Each of two concentric circles may stray this much from its circle or oval (see
     /// `DrawingMeasures.radialSpread`; a state alone: `StrokeRuleThresholds.roundSpread`).
     public static let looseRoundSpread = 0.6
@@ -144,11 +150,30 @@ public enum SymbolGrouping {
         }
 
         /// True when the stroke's ends lie at two different circles: a transition, not a head.
+        // A lone round stroke on another circle's rim, no larger than it, is a self-loop drawn
+        // round (a state never overlaps another state).
+        let standsAlone = pieces.indices.map { piece in
+            pieces[piece].count == 1 && !pieces.indices.contains { $0 != piece && root($0) == root(piece) }
+        }
+        let isLoopRound = pieces.indices.map { piece in
+            guard isRound[piece], standsAlone[piece] else { return false }
+            let loop = measures[pieces[piece][0]]
+            return pieces.indices.contains { other in
+                guard other != piece, isRound[other] else { return false }
+                return pieces[other].contains { stroke in
+                    let circle = measures[stroke]
+                    let apart = Geometry.distance(circle.centroid, loop.centroid)
+                    return circle.meanRadius >= GroupingThresholds.loopRoundMaxRatio * loop.meanRadius
+                        && apart > GroupingThresholds.concentricOffset * min(circle.meanRadius, loop.meanRadius)
+                        && apart < circle.meanRadius + loop.meanRadius
+                }
+            }
+        }
         // A much smaller lone round stroke may be a self-loop or a closed head, not a state.
         let circles = pieces.indices.filter { isRound[$0] }.map { piece -> (piece: Int, center: SketchPoint, radius: Double, small: Bool) in
             let outer = pieces[piece].map { measures[$0] }.max { $0.meanRadius < $1.meanRadius }!
-            let small = pieces[piece].count == 1 && !pieces.indices.contains { $0 != piece && root($0) == root(piece) }
-                && scale.map { outer.meanRadius < GroupingThresholds.smallCircle * $0 } ?? false
+            let small = isLoopRound[piece]
+                || standsAlone[piece] && scale.map { outer.meanRadius < GroupingThresholds.smallCircle * $0 } ?? false
             return (piece, outer.centroid, outer.meanRadius, small)
         }
         func joinsTwoCircles(_ stroke: DrawingMeasures) -> Bool {
@@ -172,6 +197,7 @@ public enum SymbolGrouping {
         func isLoopOnACircle(_ stroke: DrawingMeasures) -> Bool {
             circles.contains { circle in
                 let reach = circle.radius * (1 + StrokeRuleThresholds.loopReach)
+                guard stroke.pathLength >= GroupingThresholds.loopMinimumPath * circle.radius else { return false }
                 let distances = stroke.points.map { Geometry.distance($0, circle.center) }
                 guard let farthest = distances.indices.max(by: { distances[$0] < distances[$1] }),
                     distances[0] <= reach, distances[distances.count - 1] <= reach
@@ -205,7 +231,9 @@ public enum SymbolGrouping {
                     !(headMeasures.isSimpleOpenStroke && headMeasures.chord >= GroupingThresholds.headMaxShaft * scale)
                 else { continue }
                 // A small round piece may be a self-loop, whose head can be a stroke of its own.
-                for shaft in pieces.indices where shaft != head && (!isRound[shaft] || isSmallRound[shaft]) && pieces[shaft].count == 1 {
+                for shaft in pieces.indices where shaft != head && (!isRound[shaft] || isSmallRound[shaft] || isLoopRound[shaft])
+                    && pieces[shaft].count == 1
+                {
                     let shaftMeasures = measures[pieces[shaft][0]]
                     guard extent <= GroupingThresholds.headMaxShaftFraction * shaftMeasures.pathLength,
                         shaftMeasures.pathLength >= GroupingThresholds.shortShaftMinimum * scale
