@@ -93,12 +93,17 @@ public enum GroupingThresholds {
     /// …and is at most this fraction of the shaft's length (a second arrow drawn alongside the
     /// first is about as long).
     public static let extensionMaxShaftFraction = 0.7
+    /// A stroke whose path is more than this many times its extent is a scribble (a head
+    /// filled in: 4–8; a shaft about 1, a self-loop about 2, a folded one-stroke arrow 1.5–2).
+    public static let scribbleMinimumCrumple = 3.0
     /// A self-loop is at least this many R long (real ones: 2.8–6.4 R; a barb drawn at a rim,
     /// which can also leave the rim and come back, is shorter).
     public static let loopMinimumPath = 2.0
     /// A round stroke overlapping a circle at least this fraction of its size is a self-loop
     /// drawn round on that circle's rim, which may have a head of its own.
     public static let loopRoundMaxRatio = 0.9
+    /// …when their centres are less than this many times the sum of their radii apart.
+    public static let loopRoundReach = 1.2
     /// Each of two concentric circles may stray this much from its circle or oval (see
     /// `DrawingMeasures.radialSpread`; a state alone: `StrokeRuleThresholds.roundSpread`).
     public static let looseRoundSpread = 0.6
@@ -149,7 +154,8 @@ public enum SymbolGrouping {
             }
         }
 
-        /// True when the stroke's ends lie at two different circles: a transition, not a head.
+        /// True when the stroke's ends lie at two different circles (other than the stroke's own
+        /// piece): a transition, not a head.
         // A lone round stroke on another circle's rim, no larger than it, is a self-loop drawn
         // round (a state never overlaps another state).
         let standsAlone = pieces.indices.map { piece in
@@ -165,7 +171,7 @@ public enum SymbolGrouping {
                     let apart = Geometry.distance(circle.centroid, loop.centroid)
                     return circle.meanRadius >= GroupingThresholds.loopRoundMaxRatio * loop.meanRadius
                         && apart > GroupingThresholds.concentricOffset * min(circle.meanRadius, loop.meanRadius)
-                        && apart < circle.meanRadius + loop.meanRadius
+                        && apart < GroupingThresholds.loopRoundReach * (circle.meanRadius + loop.meanRadius)
                 }
             }
         }
@@ -176,12 +182,12 @@ public enum SymbolGrouping {
                 || standsAlone[piece] && scale.map { outer.meanRadius < GroupingThresholds.smallCircle * $0 } ?? false
             return (piece, outer.centroid, outer.meanRadius, small)
         }
-        func joinsTwoCircles(_ stroke: DrawingMeasures) -> Bool {
+        func joinsTwoCircles(_ stroke: DrawingMeasures, piece: Int) -> Bool {
             // The state at a point: the nearest rim within reach, a state-sized circle before
             // a small one; the circles of one final state (joined above) are one.
             func state(at point: SketchPoint) -> Int? {
                 circles.filter {
-                    Geometry.distance(point, $0.center) <= $0.radius * (1 + StrokeRuleThresholds.arrowSnap)
+                    $0.piece != piece && Geometry.distance(point, $0.center) <= $0.radius * (1 + StrokeRuleThresholds.arrowSnap)
                 }.min {
                     ($0.small ? 1 : 0, Geometry.distance(point, $0.center) - $0.radius)
                         < ($1.small ? 1 : 0, Geometry.distance(point, $1.center) - $1.radius)
@@ -196,6 +202,7 @@ public enum SymbolGrouping {
         /// the middle, is nearest to the state, its barbs' ends farther out.)
         func isLoopOnACircle(_ stroke: DrawingMeasures) -> Bool {
             circles.contains { circle in
+                guard !circle.small else { return false }
                 let reach = circle.radius * (1 + StrokeRuleThresholds.loopReach)
                 guard stroke.pathLength >= GroupingThresholds.loopMinimumPath * circle.radius else { return false }
                 let distances = stroke.points.map { Geometry.distance($0, circle.center) }
@@ -225,18 +232,19 @@ public enum SymbolGrouping {
                 let headPoints = headMeasures.points
                 let extent = Geometry.extent(headPoints)
                 guard extent <= GroupingThresholds.headMaxExtent * scale,
-                    isSmallRound[head]
+                    isSmallRound[head] || isScribble(headMeasures)
                         || Geometry.distance(headMeasures.start, headMeasures.last) >= GroupingThresholds.headMinimumOpening * headMeasures.pathLength,
-                    !joinsTwoCircles(headMeasures), !isLoopOnACircle(headMeasures),
+                    !joinsTwoCircles(headMeasures, piece: head), !isLoopOnACircle(headMeasures),
                     !(headMeasures.isSimpleOpenStroke && headMeasures.chord >= GroupingThresholds.headMaxShaft * scale)
                 else { continue }
-                // A small round piece may be a self-loop, whose head can be a stroke of its own.
-                for shaft in pieces.indices where shaft != head && (!isRound[shaft] || isSmallRound[shaft] || isLoopRound[shaft])
+                // A round piece on a state's rim is a self-loop, whose head can be a stroke of its own.
+                for shaft in pieces.indices where shaft != head && (!isRound[shaft] || isLoopRound[shaft])
                     && pieces[shaft].count == 1
                 {
                     let shaftMeasures = measures[pieces[shaft][0]]
                     guard extent <= GroupingThresholds.headMaxShaftFraction * shaftMeasures.pathLength,
-                        shaftMeasures.pathLength >= GroupingThresholds.shortShaftMinimum * scale
+                        shaftMeasures.pathLength >= GroupingThresholds.shortShaftMinimum * scale,
+                        !isScribble(shaftMeasures)
                     else { continue }
                     let apart = abs(pieces[shaft][0] - pieces[head][0]) > 1 ? GroupingThresholds.apartInTimePenalty : 0
                     for (end, atStart) in [(shaftMeasures.last, false), (shaftMeasures.start, true)] {
@@ -269,7 +277,7 @@ public enum SymbolGrouping {
                 pieces[piece].count == 1 && !isRound[piece] && !isLooselyRound[piece] && headOf[piece] == nil && tipEnd[piece] == nil
                     && !pieces.indices.contains { $0 != piece && root($0) == root(piece) }
             }
-            for piece in pieces.indices where isLone[piece] && !joinsTwoCircles(measures[pieces[piece][0]]) {
+            for piece in pieces.indices where isLone[piece] && !joinsTwoCircles(measures[pieces[piece][0]], piece: piece) {
                 let stroke = measures[pieces[piece][0]]
                 let shafts = pieces.indices.compactMap { shaft -> (shaft: Int, gap: Double)? in
                     // The shaft is an open stroke, and not one of a state's circles.
@@ -388,6 +396,12 @@ public enum SymbolGrouping {
             points = atStart ? past.reversed() + points : points + past
         }
         return points
+    }
+
+    /// True for ink going back and forth in a small space (a head filled in): no shaft,
+    /// though it may be part of a head however its ends lie.
+    static func isScribble(_ stroke: DrawingMeasures) -> Bool {
+        stroke.pathLength > GroupingThresholds.scribbleMinimumCrumple * Geometry.extent(stroke.points)
     }
 
     /// A shaft's end and the point a fifth of its path back from it, which give the direction
