@@ -127,6 +127,18 @@ public enum SketchReader {
         return symbols.indices.sorted { (rank[$0], $0) < (rank[$1], $1) }
     }
 
+    /// The shaft of an arrow drawing (shaft first, then its head strokes), carried on to the
+    /// head's point farthest from the shaft's start when that lies beyond the shaft's end: a
+    /// big head drawn apart reaches further than its shaft.
+    static func shaftToHeadApex(_ drawing: [[SketchPoint]]) -> [SketchPoint] {
+        guard let shaft = drawing.first, let start = shaft.first, let end = shaft.last else { return drawing.first ?? [] }
+        let heads = drawing.dropFirst().joined()
+        guard let apex = heads.max(by: { Geometry.distance($0, start) < Geometry.distance($1, start) }),
+            Geometry.distance(apex, start) > Geometry.distance(end, start)
+        else { return shaft }
+        return shaft + [apex]
+    }
+
     private static func givenName(of group: SymbolGroup, ink: [InkStroke]) -> String? {
         group.strokes.lazy.compactMap { ink[$0].name }.first
     }
@@ -150,7 +162,7 @@ public enum SketchReader {
                 let outcome = sketch.applyConcentricCircles(group.drawing, name: name)
                 outcomes[index] = (outcome, outcome.isRejected ? nil : StrokeReading(shape: .circle, rule: .concentricCircles))
             } else if shape == nil, !group.heads.isEmpty,
-                sketch.shaftJoinsTwoStates(DrawingMeasures(group.drawing[0].nonEmptyOrOrigin))
+                sketch.shaftJoinsTwoStates(DrawingMeasures(Self.shaftToHeadApex(group.drawing).nonEmptyOrOrigin))
             {
                 // A shaft from one state to another with its head drawn apart is a transition,
                 // however the classifier reads shaft and head together (a big head can look
