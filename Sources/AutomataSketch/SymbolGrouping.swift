@@ -57,7 +57,7 @@ public enum GroupingThresholds {
     public static let headMaxExtent = 1.8
     /// …at most this fraction of its shaft's path long (real heads: mostly below 0.4, a
     /// big head on a short initial arrow up to 0.85)…
-    public static let headMaxShaftFraction = 0.75
+    public static let headMaxShaftFraction = 0.9
     /// A shaft is at least this many R long (a barb of a two-stroke head is no shaft)…
     public static let shaftMinimum = 1.5
     /// …or at least this many R when it could not itself be the head of a longer shaft (a
