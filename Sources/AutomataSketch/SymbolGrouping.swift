@@ -74,6 +74,10 @@ public enum GroupingThresholds {
     /// A head drawn right before or after its shaft is preferred over an equally near one
     /// drawn at another time: this many R are added to the distance of a head drawn apart.
     public static let apartInTimePenalty = 0.25
+    /// Of two heads drawn right before and right after, the one after is preferred (people
+    /// draw a head after its shaft: 199 of 209 arrows of the FA database's 22 diagrams; 5
+    /// head first): this many R are added to the distance of a head drawn right before.
+    public static let headFirstPenalty = 0.1
     /// Two closed round strokes are one final state's circles when their centres are at most
     /// this fraction of the smaller radius apart…
     public static let concentricOffset = 0.8
@@ -246,7 +250,9 @@ public enum SymbolGrouping {
                         shaftMeasures.pathLength >= GroupingThresholds.shortShaftMinimum * scale,
                         !isScribble(shaftMeasures)
                     else { continue }
-                    let apart = abs(pieces[shaft][0] - pieces[head][0]) > 1 ? GroupingThresholds.apartInTimePenalty : 0
+                    let gapInTime = pieces[head][0] - pieces[shaft][0]
+                    let apart = abs(gapInTime) > 1 ? GroupingThresholds.apartInTimePenalty
+                        : gapInTime < 0 ? GroupingThresholds.headFirstPenalty : 0
                     for (end, atStart) in [(shaftMeasures.last, false), (shaftMeasures.start, true)] {
                         let distance = headPoints.map { Geometry.distance($0, end) }.min()!
                         guard distance <= GroupingThresholds.headReach * scale else { continue }
@@ -258,7 +264,13 @@ public enum SymbolGrouping {
             let isShort = { (piece: Int) in measures[pieces[piece][0]].pathLength < GroupingThresholds.shaftMinimum * scale }
             let headsOfFullShafts = Set(candidates.filter { !isShort($0.shaft) }.map(\.head))
             candidates.removeAll { isShort($0.shaft) && headsOfFullShafts.contains($0.shaft) }
-            candidates.sort { $0.score < $1.score }
+            // Heads drawn right before or after a shaft first (in the writer's order a head
+            // follows its shaft: one drawn apart must not take the end the shaft's own head is
+            // at), then the nearest.
+            let isAdjacent = { (candidate: (head: Int, shaft: Int, atStart: Bool, score: Double)) in
+                abs(pieces[candidate.head][0] - pieces[candidate.shaft][0]) <= 1
+            }
+            candidates.sort { (isAdjacent($0) ? 0 : 1, $0.score) < (isAdjacent($1) ? 0 : 1, $1.score) }
             var tipEnd: [Int: Bool] = [:]  // shaft piece -> heads at its start
             for candidate in candidates {
                 // A stroke that is a shaft (has a head) is no head itself, and vice versa.
