@@ -120,3 +120,58 @@ struct RejectsGroupsClassifier: StrokeClassifying {
         #expect(editor.sketch.transitions.isEmpty, "\(editor.sketch.transitions)")
     }
 }
+
+/// Grouping cases from real diagrams drawn one stroke per line (fa-diagrams, issue 15): heads
+/// filled in by scribbling, a self-loop drawn as a closed circle with its head apart, a head
+/// drawn long before near one end of a shaft whose own head follows it at the other end.
+@Suite struct StrokeGroupingCasesTests {
+    let a = SketchPoint(100, 100), b = SketchPoint(300, 100)
+    let radius = 30.0
+
+    func groups(_ strokes: [Stroke]) -> [SymbolGroup] {
+        SymbolGrouping.group(strokes.enumerated().map { InkStroke(stroke: $0.element, drawing: $0.offset) })
+    }
+
+    func group(of stroke: Int, in groups: [SymbolGroup]) -> SymbolGroup? {
+        groups.first { $0.strokes.contains(stroke) }
+    }
+
+    @Test func scribbledHeadJoinsItsShaftAndIsNoShaft() throws {
+        // a → b, its head drawn as an outline and then filled in with a zig-zag scribble.
+        let tip = b - SketchPoint(32, 0)
+        let outline = Hand.head(at: tip, from: a, size: 12)
+        // Back and forth down the head and up again, ending where it began.
+        let scribble = Hand.stroke((0...12).map { index in
+            tip + SketchPoint(-2 - Double(index % 2) * 8, Double(min(index, 12 - index)) * 2 - 6)
+        }, perSegment: 3, wobble: 0.3)
+        let found = groups([Hand.circle(a, radius), Hand.circle(b, radius),
+                            Hand.stroke([a + SketchPoint(32, 0), tip]), outline, scribble])
+        let arrow = try #require(group(of: 2, in: found))
+        #expect(arrow.strokes == [2, 3, 4], "\(found.map(\.strokes))")
+        #expect(arrow.heads.sorted() == [3, 4])
+    }
+
+    @Test func roundSelfLoopOnARimTakesItsOwnHead() throws {
+        // A self-loop drawn as a closed circle overlapping the state's rim, its head apart.
+        let loopCenter = a + SketchPoint(0, -40)
+        let loop = Hand.circle(loopCenter, 18, startAngle: 0)
+        let end = try #require(loop.points.last)
+        let head = Hand.head(at: SketchPoint(end.x, end.y), from: SketchPoint(end.x, end.y - 20), size: 9)
+        let found = groups([Hand.circle(a, radius), loop, head])
+        #expect(group(of: 1, in: found)?.strokes == [1, 2], "\(found.map(\.strokes))")
+        #expect(group(of: 0, in: found)?.strokes == [0])
+    }
+
+    @Test func headDrawnRightAfterItsShaftWinsOverANearerOneDrawnLongBefore() throws {
+        // A head drawn early touches the start of the shaft drawn later (it belongs to
+        // nothing: a stray), the shaft's own head follows it at its end, a third of R away.
+        let c = SketchPoint(200, 260)
+        let shaftStart = a + SketchPoint(32, 0), tip = b - SketchPoint(32, 0)
+        let stray = Hand.head(at: shaftStart, from: shaftStart - SketchPoint(40, 0), size: 10)
+        let ownHead = Hand.head(at: tip + SketchPoint(10, 16), from: a + SketchPoint(10, 16), size: 10)
+        let found = groups([Hand.circle(a, radius), Hand.circle(b, radius), stray, Hand.circle(c, radius),
+                            Hand.stroke([shaftStart, tip]), ownHead])
+        #expect(group(of: 4, in: found)?.strokes == [4, 5], "\(found.map(\.strokes))")
+        #expect(group(of: 4, in: found)?.isReversed == false)
+    }
+}
