@@ -75,7 +75,11 @@ extension Sketch {
         if classified == .arrow || classified == .line { return (StrokeReading(shape: classified!, rule: nil), "") }
         if connectsTwoStates(drawing) { return reading(.arrow, .strokeBetweenStates) }
         if classified != nil, leavesAStateForGood(drawing) { return reading(.arrow, .strokeLeavingState) }
-        if classified != .cycle, loopState(drawing) != nil { return reading(.cycle, .loopOnRim) }
+        if classified != .cycle,
+            loopState(strokes.count > 1 ? DrawingMeasures(strokes[0]) : drawing, heads: Array(strokes.dropFirst().joined())) != nil
+        {
+            return reading(.cycle, .loopOnRim)
+        }
         if drawing.isClosedRound,
             classified == nil || (classified == .cycle && (!touchesAState(drawing) || goesRoundAState(drawing)))
         {
@@ -116,11 +120,20 @@ extension Sketch {
     }
 
     /// The state the drawing is a self-loop on: its start and its return (the closest point
-    /// of its last quarter) within `loopReach` of the rim, the apex outside it, one turn, not around the state's centre, and smaller than the state.
-    func loopState(_ drawing: DrawingMeasures) -> SketchState? {
+    /// of its last quarter) within `loopReach` of the rim, the apex outside it, one turn, not around the state's centre, and smaller than the state (an open loop, whose ends
+    /// show it is no circle, at most `openLoopMaxRadius` of the rim).
+    /// `heads`: the points of a head drawn apart from the loop: the loop may come back to the
+    /// rim at its head.
+    func loopState(_ drawing: DrawingMeasures, heads: [SketchPoint] = []) -> SketchState? {
         guard StrokeRuleThresholds.loopWinding.contains(abs(drawing.winding)),
             drawing.pathLength <= StrokeRuleThresholds.loopStretch * 2 * Double.pi * drawing.meanRadius
         else { return nil }
+        // A head drawn apart counts only on a loop that curls back (its ends nearer each other
+        // than its extent): a straight shaft with a far-flung head is no loop.
+        let curled = Geometry.distance(drawing.start, drawing.last) <= StrokeRuleThresholds.loopCurl * Geometry.extent(drawing.points)
+        func headDistances(_ state: SketchState) -> [Double] {
+            curled ? heads.map { Geometry.distance($0, state.center) } : []
+        }
         var best: (state: SketchState, score: Double)?
         for state in states {
             let rim = state.outerRadius
@@ -128,10 +141,10 @@ extension Sketch {
             let distances = drawing.points.map { Geometry.distance($0, state.center) }
             // The loop ends where it comes back closest to the state in its last quarter: an
             // arrowhead's last barb may point away from the rim.
-            let end = distances[(distances.count * 3 / 4)...].min()!
+            let end = (distances[(distances.count * 3 / 4)...] + headDistances(state)).min()!
             guard Geometry.distance(drawing.start, state.center) <= reach, end <= reach,
                 distances.max()! >= rim + StrokeRuleThresholds.loopMinimumBulge * state.radius,
-                drawing.meanRadius <= StrokeRuleThresholds.loopAsCircleMaxRadius * rim,
+                drawing.meanRadius <= (drawing.isClosedRound ? StrokeRuleThresholds.loopAsCircleMaxRadius : StrokeRuleThresholds.openLoopMaxRadius) * rim,
                 abs(Geometry.windingTurns(drawing.points, around: state.center)) < 0.5
             else { continue }
             let score = Geometry.distance(drawing.centroid, state.center) / state.radius

@@ -54,6 +54,14 @@ public struct TransitionGeometry: Codable, Hashable, Sendable {
         self.start = start
         self.tip = tip
     }
+
+    /// Points a fifth of the way along the shaft (start to tip) in from each end: with the
+    /// end they give the direction the arrow leaves and arrives in (see `Sketch.endDirections`).
+    var nearEnds: (start: SketchPoint, tip: SketchPoint) {
+        guard let tipIndex = points.firstIndex(of: tip), tipIndex > 0 else { return (tip, start) }
+        let near = Sketch.endDirections(points, tipIndex: tipIndex)
+        return (near.nearStart, near.nearEnd)
+    }
 }
 
 /// A transition of the sketched automaton: an arrow between states, or a self-loop.

@@ -151,11 +151,15 @@ public struct SketchEditor: Sendable {
             symbol.outcome = .stateAdded(state: id, name: name, isFinal: isFinal, connected: connected.map(changed.sketch.describe))
         }
         if symbol.outcome.isRejected {
-            // Pending ink: kept for later strokes, not an undo step.
+            // Pending ink: kept for later strokes, not an undo step. The sketch follows the new
+            // reading all the same: the ink may have changed how earlier symbols read (a head
+            // drawn apart joins a shaft, which may leave another arrow's reading).
             content.ink = changed.ink
             content.nextDrawing = changed.nextDrawing
             content.reading = changed.reading
+            content.sketch = changed.sketch
             reading = changed.reading
+            sketch = changed.sketch
         } else {
             commit(changed)
         }

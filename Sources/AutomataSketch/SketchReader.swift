@@ -127,6 +127,18 @@ public enum SketchReader {
         return symbols.indices.sorted { (rank[$0], $0) < (rank[$1], $1) }
     }
 
+    /// The shaft of an arrow drawing (shaft first, then its head strokes), carried on to the
+    /// head's point farthest from the shaft's start when that lies beyond the shaft's end: a
+    /// big head drawn apart reaches further than its shaft.
+    static func shaftToHeadApex(_ drawing: [[SketchPoint]]) -> [SketchPoint] {
+        guard let shaft = drawing.first, let start = shaft.first, let end = shaft.last else { return drawing.first ?? [] }
+        let heads = drawing.dropFirst().joined()
+        guard let apex = heads.max(by: { Geometry.distance($0, start) < Geometry.distance($1, start) }),
+            Geometry.distance(apex, start) > Geometry.distance(end, start)
+        else { return shaft }
+        return shaft + [apex]
+    }
+
     private static func givenName(of group: SymbolGroup, ink: [InkStroke]) -> String? {
         group.strokes.lazy.compactMap { ink[$0].name }.first
     }
@@ -150,7 +162,7 @@ public enum SketchReader {
                 let outcome = sketch.applyConcentricCircles(group.drawing, name: name)
                 outcomes[index] = (outcome, outcome.isRejected ? nil : StrokeReading(shape: .circle, rule: .concentricCircles))
             } else if shape == nil, !group.heads.isEmpty,
-                sketch.shaftJoinsTwoStates(DrawingMeasures(group.drawing[0].nonEmptyOrOrigin))
+                sketch.shaftJoinsTwoStates(DrawingMeasures(Self.shaftToHeadApex(group.drawing).nonEmptyOrOrigin))
             {
                 // A shaft from one state to another with its head drawn apart is a transition,
                 // however the classifier reads shaft and head together (a big head can look
@@ -159,7 +171,7 @@ public enum SketchReader {
                 let rule: ContextRule? = StrokeShape(classifierLabel: classification.label) == .arrow && !classification.isRejected ? nil : .strokeBetweenStates
                 outcomes[index] = (outcome, outcome.isRejected ? nil : StrokeReading(shape: .arrow, rule: rule))
             } else if shape == nil, !group.heads.isEmpty, classification.isRejected || StrokeShape(classifierLabel: classification.label) != .arrow,
-                sketch.loopState(DrawingMeasures(group.drawing[0].nonEmptyOrOrigin)) != nil
+                sketch.loopState(DrawingMeasures(group.drawing[0].nonEmptyOrOrigin), heads: Array(group.drawing.dropFirst().joined())) != nil
             {
                 // Likewise a loop on a state's rim with its head drawn apart is a self-loop.
                 let outcome = sketch.apply(group.drawing, as: .cycle, symbols: symbols, isEpsilon: isEpsilon)
@@ -177,9 +189,11 @@ public enum SketchReader {
         // States and transitions listed in drawing order (their ids), whatever order resolved them.
         sketch.states.sort { $0.id < $1.id }
         sketch.transitions.sort { $0.id < $1.id }
-        let lastDrawing = ink.map(\.drawing).max() ?? -1
-        sketch.nextStateID = max(nextBaseIDs.0, lastDrawing + 1)
-        sketch.nextTransitionID = max(nextBaseIDs.1, lastDrawing + 1)
+        // Past the last id in use, so ink that reads as nothing (pending, rejected) leaves the
+        // sketch as it was.
+        let lastID = (sketch.states.map(\.id) + sketch.transitions.map(\.id)).max() ?? -1
+        sketch.nextStateID = max(nextBaseIDs.0, lastID + 1)
+        sketch.nextTransitionID = max(nextBaseIDs.1, lastID + 1)
         var symbols: [ReadSymbol] = []
         var symbolOfStroke = [Int](repeating: 0, count: ink.count)
         for (index, entry) in classified.enumerated() {
@@ -240,7 +254,9 @@ extension Sketch {
 
     /// The last step of stage 3: arrow ends the stroke rules left in empty space, judged on the
     /// whole sketch. A tip that stops short of a state further than `arrowSnap` (but within
-    /// `looseEndReach`, the state ahead of the arrow) enters it. Of the arrows whose start is
+    /// `looseEndReach`, the state ahead of the arrow along its chord or, for an arrow leaving a
+    /// state, along the direction it arrives in: a curved back edge arrives from the side)
+    /// enters it. Of the arrows whose start is
     /// free, the one starting farthest from any state is the initial arrow; the others start
     /// at the state behind them within `looseEndReach` (people start a transition a little
     /// away from its state; only the initial arrow comes from empty space). Returns the ids
@@ -249,7 +265,11 @@ extension Sketch {
         var changed: [Int] = []
         for index in transitions.indices where transitions[index].kind == .regular && transitions[index].to == nil {
             let geometry = transitions[index].geometry
-            if let state = stateInLine(from: geometry.start, through: geometry.tip, excluding: transitions[index].from) {
+            // Along the way it arrives only for an arrow leaving a state: a lone head, read
+            // as a tiny arrow, must not be carried into a state by its barb's direction.
+            let arriving = transitions[index].from == nil
+                ? nil : stateInLine(from: geometry.nearEnds.tip, through: geometry.tip, excluding: transitions[index].from)
+            if let state = stateInLine(from: geometry.start, through: geometry.tip, excluding: transitions[index].from) ?? arriving {
                 transitions[index].to = state.id
                 changed.append(transitions[index].id)
             }

@@ -79,6 +79,12 @@ public enum StrokeRuleThresholds {
     /// `loopOnRimBand` R of an existing (outer) rim is a self-loop drawn round: it cannot be a
     /// state (it would overlap).
     public static let loopAsCircleMaxRadius = 0.9
+    /// An open loop on a rim (its ends apart: no circle) may be this many times the rim's
+    /// radius (people draw self-loops as large as their state).
+    public static let openLoopMaxRadius = 1.3
+    /// A loop whose head was drawn apart curls back: its ends are at most this fraction of its
+    /// extent apart (a straight stroke: 1).
+    public static let loopCurl = 0.8
     public static let loopOnRimBand = 0.5
     /// A new circle is rejected when its centre is closer to an existing state's centre than
     /// this fraction of the two radii added: the circles would overlap heavily.
@@ -274,6 +280,14 @@ extension Sketch {
 
     // MARK: - Arrow: a transition between the states nearest its ends
 
+    /// The tip of a shaft whose head was drawn apart: the point of its last quarter nearest
+    /// to the head (its end, unless the pen hooked on past the head).
+    static func tip(ofShaft shaft: [SketchPoint], heads: [SketchPoint]) -> SketchPoint {
+        guard !heads.isEmpty else { return shaft[shaft.count - 1] }
+        let head = Geometry.centroid(heads)
+        return shaft[(shaft.count * 3 / 4)...].min { Geometry.distance($0, head) < Geometry.distance($1, head) }!
+    }
+
     private mutating func addArrow(_ strokes: [[SketchPoint]], symbols: [String], isEpsilon: Bool) -> StrokeOutcome {
         let points = Array(strokes.joined())
         let start = points[0]
@@ -284,7 +298,7 @@ extension Sketch {
         // the shaft first, ending at its head): the tip is the shaft's end, even where a
         // strongly curved shaft bulges farther from its start.
         let tip = strokes.count > 1 && strokes[0].count > 1
-            ? strokes[0][strokes[0].count - 1]
+            ? Self.tip(ofShaft: strokes[0], heads: Array(strokes.dropFirst().joined()))
             : points.max { Geometry.distance($0, start) < Geometry.distance($1, start) }!
         let length = Geometry.distance(start, tip)
         if length == 0 || length < StrokeRuleThresholds.minimumArrowLength * (typicalRadius ?? 0) {

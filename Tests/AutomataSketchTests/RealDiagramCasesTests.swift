@@ -1,0 +1,177 @@
+import AutomataSketch
+import Foundation
+import StrokeImage
+import StrokeKit
+import Testing
+
+/// Cases met in real hand-drawn automata (fa-diagrams, issue 15), drawn here by hand in the
+/// same geometry: a shaft lengthened by a later stroke, a head whose barbs end at both circles
+/// of a final state, a curved back edge arriving from the side, a loop as large as its state.
+@Suite struct RealDiagramCasesTests {
+    let a = SketchPoint(100, 100), b = SketchPoint(300, 100)
+    let radius = 30.0
+
+    func read(_ ink: [InkStroke], classifier: any StrokeClassifying = ClosedOrOpenClassifier()) throws -> SketchReading {
+        var cache = ClassificationCache()
+        return try SketchReader.read(ink, classifier: classifier, cache: &cache)
+    }
+
+    /// One drawing per stroke, or all the listed strokes in one drawing.
+    func ink(_ strokes: [Stroke], oneDrawing: Set<Int> = [], symbols: [Int: [String]] = [:]) -> [InkStroke] {
+        let first = oneDrawing.min() ?? -1
+        return strokes.enumerated().map { index, stroke in
+            InkStroke(stroke: stroke, drawing: oneDrawing.contains(index) ? first : index, symbols: symbols[index] ?? [])
+        }
+    }
+
+    func transitions(_ sketch: Sketch) -> [String] {
+        func place(_ id: Int?) -> String {
+            guard let state = id.flatMap(sketch.state) else { return "?" }
+            return distance(state.center, a) < distance(state.center, b) ? "a" : "b"
+        }
+        return sketch.transitions.filter { !$0.isInitialMarker }.map { "\(place($0.from))→\(place($0.to))" }.sorted()
+    }
+
+    @Test func shaftLengthenedByALaterStrokeKeepsItsDirection() throws {
+        // a → b, the shaft stopping 1.2 R short of a; later the writer retraces its start and
+        // carries it on to a's rim. The extension is no head: the arrow still points at b.
+        let shaft = Hand.stroke([a + SketchPoint(66, 0), b - SketchPoint(34, 0)])
+        let head = Hand.head(at: b - SketchPoint(33, 0), from: a, size: 14)
+        let extended = Hand.stroke([a + SketchPoint(80, 1), a + SketchPoint(31, 0)])
+        for oneDrawing in [Set<Int>(), [2, 3, 4]] {
+            let strokes = [Hand.circle(a, radius), Hand.circle(b, radius), shaft, head, extended]
+            let reading = try read(ink(strokes, oneDrawing: oneDrawing, symbols: [2: ["0"]]))
+            #expect(transitions(reading.sketch) == ["a→b"], "one drawing: \(!oneDrawing.isEmpty)")
+            #expect(reading.symbolOfStroke[2] == reading.symbolOfStroke[4], "the extension is part of the arrow")
+            let arrow = reading.symbols[reading.symbolOfStroke[2]].group
+            #expect(arrow.heads == [3] && !arrow.isReversed, "\(arrow.heads) \(arrow.isReversed)")
+            #expect(!reading.sketch.states.contains { reading.sketch.isInitial($0.id) }, "no initial arrow was drawn")
+        }
+    }
+
+    @Test func headWhoseBarbsEndAtBothCirclesOfAFinalStateJoinsItsShaft() throws {
+        // b is final (circles of 30 and 40): one barb ends within reach of the inner circle,
+        // the other only of the outer one; that is one state, so the stroke is no transition.
+        let tip = b - SketchPoint(40, 0)
+        let head = Hand.stroke([tip + SketchPoint(-14, -14), tip, tip + SketchPoint(-3, 12)], perSegment: 6)
+        let strokes = [
+            Hand.circle(a, radius), Hand.circle(b, radius), Hand.circle(b, radius * 4 / 3, startAngle: 2),
+            Hand.stroke([a + SketchPoint(32, 0), tip]), head,
+        ]
+        let groups = SymbolGrouping.group(ink(strokes))
+        #expect(groups.contains { $0.strokes == [3, 4] && $0.heads == [4] }, "\(groups.map(\.strokes))")
+        let reading = try read(ink(strokes, symbols: [3: ["1"]]))
+        #expect(transitions(reading.sketch) == ["a→b"], "\(transitions(reading.sketch))")
+    }
+
+    @Test func curvedBackEdgeStoppingShortArrivesFromTheSide() throws {
+        // From b's underside round below both states and up toward a, stopping 1.2 R short of
+        // a's rim: its chord points past a, the way it arrives points at a.
+        let tip = a + SketchPoint(-25, 60)
+        let back = Hand.stroke([b + SketchPoint(0, 31), b + SketchPoint(0, 120), a + SketchPoint(-25, 120), tip])
+        let head = Hand.head(at: tip, from: tip + SketchPoint(0, 20), size: 14)
+        let reading = try read(ink([Hand.circle(a, radius), Hand.circle(b, radius), back, head], symbols: [2: ["b"]]))
+        #expect(transitions(reading.sketch) == ["b→a"], "\(transitions(reading.sketch))")
+    }
+
+    @Test func loopAsLargeAsItsStateWithItsHeadApartIsASelfLoop() throws {
+        // The loop ends 1.8 R from a's centre; its head, drawn apart, comes back to the rim. The
+        // classifier rejects the pair: the geometry reads it.
+        let loop = Hand.stroke([
+            a + SketchPoint(22, -21), a + SketchPoint(40, -70), a + SketchPoint(0, -100),
+            a + SketchPoint(-40, -70), a + SketchPoint(-32, -48),
+        ])
+        let head = Hand.head(at: a + SketchPoint(-25, -36), from: a + SketchPoint(-36, -58), size: 10)
+        var cache = ClassificationCache()
+        let strokes = ink([Hand.circle(a, radius), loop, head], symbols: [1: ["a"]])
+        let reading = try SketchReader.read(
+            [InkStroke(stroke: strokes[0].stroke, drawing: 0, shape: .circle)] + strokes.dropFirst(),
+            classifier: FixedClassifier(cycle: 0.3, none: 0.7), cache: &cache)
+        #expect(reading.sketch.transitions.contains { $0.from == $0.to && $0.from != nil && $0.symbols == ["a"] },
+                "\(reading.sketch.transitions)")
+        #expect(reading.symbolOfStroke[1] == reading.symbolOfStroke[2])
+    }
+}
+
+/// Reads a drawing of several strokes as rejected, a closed stroke as a circle and an open one
+/// as an arrow: a head joining its shaft makes the arrow unreadable.
+struct RejectsGroupsClassifier: StrokeClassifying {
+    func classify(_ strokes: [Stroke]) throws -> Classification {
+        if strokes.count > 1 {
+            return Classification(label: "arrow", confidence: 0.1, probabilities: ["arrow": 0.1, "none": 0.9], isRejected: true)
+        }
+        return try ClosedOrOpenClassifier().classify(strokes)
+    }
+}
+
+@Suite struct PendingInkTests {
+    @Test func rejectedInkThatChangesAnEarlierReadingUpdatesTheSketch() throws {
+        // The head joins the shaft drawn before it, and the pair is rejected: the open
+        // transition the shaft alone made is gone from the reading, and so from the editor's
+        // sketch. (Between two states the pair would be rescued as a transition.)
+        let a = SketchPoint(100, 100), end = SketchPoint(260, 100)
+        var editor = SketchEditor(classifier: RejectsGroupsClassifier())
+        _ = try editor.add(Hand.circle(a, 30))
+        _ = try editor.add(Hand.stroke([a + SketchPoint(32, 2), end + SketchPoint(0, 1)]))
+        #expect(editor.sketch.transitions.count == 1)
+        let outcome = try editor.add(Hand.head(at: end, from: a, size: 16))
+        #expect(outcome.outcome.isRejected)
+        #expect(editor.sketch == editor.reading.sketch)
+        #expect(editor.sketch.transitions.isEmpty, "\(editor.sketch.transitions)")
+    }
+}
+
+/// Grouping cases from real diagrams drawn one stroke per line (fa-diagrams, issue 15): heads
+/// filled in by scribbling, a self-loop drawn as a closed circle with its head apart, a head
+/// drawn long before near one end of a shaft whose own head follows it at the other end.
+@Suite struct StrokeGroupingCasesTests {
+    let a = SketchPoint(100, 100), b = SketchPoint(300, 100)
+    let radius = 30.0
+
+    func groups(_ strokes: [Stroke]) -> [SymbolGroup] {
+        SymbolGrouping.group(strokes.enumerated().map { InkStroke(stroke: $0.element, drawing: $0.offset) })
+    }
+
+    func group(of stroke: Int, in groups: [SymbolGroup]) -> SymbolGroup? {
+        groups.first { $0.strokes.contains(stroke) }
+    }
+
+    @Test func scribbledHeadJoinsItsShaftAndIsNoShaft() throws {
+        // a → b, its head drawn as an outline and then filled in with a zig-zag scribble.
+        let tip = b - SketchPoint(32, 0)
+        let outline = Hand.head(at: tip, from: a, size: 12)
+        // Back and forth down the head and up again, ending where it began.
+        let scribble = Hand.stroke((0...12).map { index in
+            tip + SketchPoint(-2 - Double(index % 2) * 8, Double(min(index, 12 - index)) * 2 - 6)
+        }, perSegment: 3, wobble: 0.3)
+        let found = groups([Hand.circle(a, radius), Hand.circle(b, radius),
+                            Hand.stroke([a + SketchPoint(32, 0), tip]), outline, scribble])
+        let arrow = try #require(group(of: 2, in: found))
+        #expect(arrow.strokes == [2, 3, 4], "\(found.map(\.strokes))")
+        #expect(arrow.heads.sorted() == [3, 4])
+    }
+
+    @Test func roundSelfLoopOnARimTakesItsOwnHead() throws {
+        // A self-loop drawn as a closed circle overlapping the state's rim, its head apart.
+        let loopCenter = a + SketchPoint(0, -40)
+        let loop = Hand.circle(loopCenter, 18, startAngle: 0)
+        let end = try #require(loop.points.last)
+        let head = Hand.head(at: SketchPoint(end.x, end.y), from: SketchPoint(end.x, end.y - 20), size: 9)
+        let found = groups([Hand.circle(a, radius), loop, head])
+        #expect(group(of: 1, in: found)?.strokes == [1, 2], "\(found.map(\.strokes))")
+        #expect(group(of: 0, in: found)?.strokes == [0])
+    }
+
+    @Test func headDrawnRightAfterItsShaftWinsOverANearerOneDrawnLongBefore() throws {
+        // A head drawn early touches the start of the shaft drawn later (it belongs to
+        // nothing: a stray), the shaft's own head follows it at its end, a third of R away.
+        let c = SketchPoint(200, 260)
+        let shaftStart = a + SketchPoint(32, 0), tip = b - SketchPoint(32, 0)
+        let stray = Hand.head(at: shaftStart, from: shaftStart - SketchPoint(40, 0), size: 10)
+        let ownHead = Hand.head(at: tip + SketchPoint(10, 16), from: a + SketchPoint(10, 16), size: 10)
+        let found = groups([Hand.circle(a, radius), Hand.circle(b, radius), stray, Hand.circle(c, radius),
+                            Hand.stroke([shaftStart, tip]), ownHead])
+        #expect(group(of: 4, in: found)?.strokes == [4, 5], "\(found.map(\.strokes))")
+        #expect(group(of: 4, in: found)?.isReversed == false)
+    }
+}
