@@ -99,8 +99,7 @@ public final class InferenceEngine: @unchecked Sendable {
         var largestColumns = 0, largestProduct = 0
         for step in steps {
             if case let .convolution(_, _, kernelSize, input, product, _, _, _) = step {
-                let group = Self.imagesPerProduct(input: input, kernelSize: kernelSize, outputChannels: product.channels,
-                                                  chunk: chunk)
+                let group = Self.imagesPerProduct(input: input, product: product, kernelSize: kernelSize, chunk: chunk)
                 largestColumns = max(largestColumns, group * product.height * product.width * kernelSize * kernelSize * input.channels)
                 largestProduct = max(largestProduct, group * product.imageSize)
             }
@@ -211,7 +210,10 @@ public final class InferenceEngine: @unchecked Sendable {
         let steps: [Step] = drafts.enumerated().map { position, draft in
             switch draft {
             case let .convolution(conv, input, pool, relu):
-                let product = FeatureMap(channels: conv.outputChannels, height: input.height, width: input.width)
+                // A pool drops an odd map's last row and column: the product leaves them out.
+                let product = pool ? FeatureMap(channels: conv.outputChannels, height: input.height / 2 * 2,
+                                                width: input.width / 2 * 2)
+                                   : FeatureMap(channels: conv.outputChannels, height: input.height, width: input.width)
                 return .convolution(
                     weight: packedConvolutionWeight(conv), bias: conv.bias.value.values, kernelSize: conv.kernelSize,
                     input: withBorder(input, forStep: position), product: product,
@@ -314,8 +316,8 @@ public final class InferenceEngine: @unchecked Sendable {
     /// which skip packing; at least one. For the default network: 8 for conv1, 1 for conv2
     /// and conv3 (196x32x144 and 49x64x288 per image). A larger product is packed, and was
     /// slower per image.
-    private static func imagesPerProduct(input: FeatureMap, kernelSize: Int, outputChannels: Int, chunk: Int) -> Int {
-        let multiplyAdds = input.height * input.width * kernelSize * kernelSize * input.channels * outputChannels
+    private static func imagesPerProduct(input: FeatureMap, product: FeatureMap, kernelSize: Int, chunk: Int) -> Int {
+        let multiplyAdds = product.height * product.width * kernelSize * kernelSize * input.channels * product.channels
         return max(1, min(chunk, 1_000_000 / max(1, multiplyAdds)))
     }
 
@@ -324,15 +326,18 @@ public final class InferenceEngine: @unchecked Sendable {
     private func convolve(_ source: UnsafePointer<Float>, into target: UnsafeMutablePointer<Float>, count: Int,
                           weight: [Float], bias: [Float], kernelSize: Int,
                           input: FeatureMap, product: FeatureMap, output: FeatureMap, pool: Bool, relu: Bool) {
-        let patch = kernelSize * kernelSize * input.channels, pixels = count * input.height * input.width
-        // A 1x1 kernel's im2col is the (borderless) map itself; a one-channel map's is
-        // stored transposed (see im2colSingleChannel).
-        let transposed = kernelSize > 1 && input.channels == 1
-        let rows = kernelSize == 1 ? source : UnsafePointer(columns.baseAddress!)
+        let patch = kernelSize * kernelSize * input.channels, pixels = count * product.height * product.width
+        // A 1x1 kernel's im2col is the (borderless) map itself unless the product leaves
+        // pixels out; a one-channel map's is stored transposed (see im2colSingleChannel).
+        let direct = kernelSize == 1 && product.height == input.height && product.width == input.width
+        let transposed = !direct && input.channels == 1
+        let rows = direct ? source : UnsafePointer(columns.baseAddress!)
         if transposed {
-            im2colSingleChannel(source, map: input, kernelSize: kernelSize, count: count, into: columns.baseAddress!)
-        } else if kernelSize > 1 {
-            im2colChannelsLast(source, map: input, kernelSize: kernelSize, count: count, into: columns.baseAddress!)
+            im2colSingleChannel(source, map: input, kernelSize: kernelSize, outputHeight: product.height,
+                                outputWidth: product.width, count: count, into: columns.baseAddress!)
+        } else if !direct {
+            im2colChannelsLast(source, map: input, kernelSize: kernelSize, outputHeight: product.height,
+                               outputWidth: product.width, count: count, into: columns.baseAddress!)
         }
         weight.withUnsafeBufferPointer { w in
             BLAS.gemm(transposeA: transposed, m: pixels, n: product.channels, k: patch, a: rows,
@@ -348,8 +353,7 @@ public final class InferenceEngine: @unchecked Sendable {
     private func run(_ step: Step, count: Int, source: UnsafePointer<Float>, target: UnsafeMutablePointer<Float>) {
         switch step {
         case let .convolution(weight, bias, kernelSize, input, product, output, pool, relu):
-            let group = Self.imagesPerProduct(input: input, kernelSize: kernelSize, outputChannels: product.channels,
-                                              chunk: imagesPerChunk)
+            let group = Self.imagesPerProduct(input: input, product: product, kernelSize: kernelSize, chunk: imagesPerChunk)
             for first in stride(from: 0, to: count, by: group) {
                 convolve(source + first * input.imageSize, into: target + first * output.imageSize,
                          count: min(group, count - first), weight: weight, bias: bias, kernelSize: kernelSize,
