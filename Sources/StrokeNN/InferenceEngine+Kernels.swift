@@ -156,6 +156,6 @@ private func maxOfFourPlusBias(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Flo
 /// Lane-wise maximum as one compare and select. (The standard library's `pointwiseMax`
 /// handles NaN lane by lane, in scalar code: it made this pass 8x slower.)
 @inline(__always)
-private func larger(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> {
+func larger(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> {
     a.replacing(with: b, where: a .< b)
 }

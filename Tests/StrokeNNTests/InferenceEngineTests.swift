@@ -1,5 +1,5 @@
 import Testing
-import StrokeNN
+@testable import StrokeNN
 import StrokeTensor
 import TestSupport
 
@@ -59,14 +59,30 @@ import TestSupport
     }
 
     /// Odd map sizes (pools drop a trailing row and column), 1x1 and 5x5 kernels, a second
-    /// pool on its own, and several convolutions on a 3-channel input.
-    @Test(arguments: [("c3-p-c5-p-d4", 1, 11), ("c4k5-c6k1-p-p-d5", 1, 13), ("c5k5-p-c4-d6", 3, 9), ("c7-c6-p-d5", 2, 7)])
+    /// pool on its own, several convolutions on a 3-channel input, and the Winograd step
+    /// (3x3 kernel, pool, 8 or more input channels) on odd and even maps and on the input.
+    @Test(arguments: [("c3-p-c5-p-d4", 1, 11), ("c4k5-c6k1-p-p-d5", 1, 13), ("c5k5-p-c4-d6", 3, 9), ("c7-c6-p-d5", 2, 7),
+                      ("c8-p-c12-p-d4", 1, 11), ("c8-p-c8-p-c16-p-d5", 1, 14), ("c4-p-d6", 8, 10), ("c12-p-d5", 8, 9)])
     func oddMapsAndKernelsMatchReferencePath(spec: String, channels: Int, side: Int) throws {
         for batch in [1, 5] {
             let (difference, scale) = try largestDifference(spec: spec, batch: batch, channels: channels, side: side, seed: 17)
             #expect(difference <= 1e-5 * max(1, scale),
                     "\(spec), \(channels) channels, side \(side), batch \(batch): max |fast - reference| = \(difference), largest logit \(scale)")
         }
+    }
+
+    /// The plan takes the Winograd step exactly where it applies (3x3 kernel, pool after it,
+    /// at least 8 input channels, channel counts multiples of 4), so the tests above run it.
+    /// (Every network ends in the classifier's dense layer.)
+    @Test(arguments: [("c16-p-c32-p-c64-p-d128", 1, ["im2col", "winograd", "winograd", "dense", "dense"]),
+                      ("c8-p-c12-d4", 1, ["im2col", "im2col", "dense", "dense"]),
+                      ("c8-p-c10-p-d4", 1, ["im2col", "im2col", "dense", "dense"]),
+                      ("c8k5-p-c8-p-d4", 1, ["im2col", "winograd", "dense", "dense"]),
+                      ("c4-p-d6", 8, ["winograd", "dense", "dense"])])
+    func winogradStepWhereItApplies(spec: String, channels: Int, kinds: [String]) throws {
+        let network = try Network(architecture: ArchitectureSpec(parsing: spec), classCount: 4,
+                                  inputChannels: channels, inputHeight: 12, inputWidth: 12)
+        #expect(InferenceEngine(network: network).stepKinds == kinds, "\(spec)")
     }
 
     /// Batches split into chunks of every size, the last one partial, give the reference's logits.
