@@ -122,7 +122,8 @@ public final class InferenceEngine: @unchecked Sendable {
         var largestColumns = 0, largestProduct = 0
         for step in steps {
             if case let .convolution(_, _, kernelSize, input, product, _, _, _) = step {
-                let group = Self.imagesPerProduct(input: input, product: product, kernelSize: kernelSize, chunk: chunk)
+                let group = imagesPerSmallProduct(
+                    multiplyAddsPerImage: Self.multiplyAdds(input: input, product: product, kernelSize: kernelSize), images: chunk)
                 largestColumns = max(largestColumns, group * product.height * product.width * kernelSize * kernelSize * input.channels)
                 largestProduct = max(largestProduct, group * product.imageSize)
             } else if case let .winograd(_, _, input, output, _) = step {
@@ -131,7 +132,7 @@ public final class InferenceEngine: @unchecked Sendable {
                 largestProduct = max(largestProduct, 16 * tiles * output.channels)
             }
         }
-        columns = buffer(largestColumns)   // sized for one group of `imagesPerProduct` images
+        columns = buffer(largestColumns)   // sized for one group of images (one product)
         product = buffer(largestProduct)
         outputs = steps.dropLast().map { buffer(chunk * $0.outputSize) }
     }
@@ -357,13 +358,10 @@ public final class InferenceEngine: @unchecked Sendable {
         }
     }
 
-    /// Images whose convolution is one product: as many of the chunk as keep it within
-    /// OpenBLAS's small-matrix kernels (M·N·K ≤ 100³ for sgemm on this CPU in OpenBLAS 0.3.21),
-    /// which skip packing; at least one (8 for the default network's conv1). A larger
-    /// product is packed, and was slower per image.
-    private static func imagesPerProduct(input: FeatureMap, product: FeatureMap, kernelSize: Int, chunk: Int) -> Int {
-        let multiplyAdds = product.height * product.width * kernelSize * kernelSize * input.channels * product.channels
-        return max(1, min(chunk, 1_000_000 / max(1, multiplyAdds)))
+    /// Multiply-adds per image of an im2col convolution's product (8 images of the default
+    /// network's conv1 fit one small-matrix product).
+    private static func multiplyAdds(input: FeatureMap, product: FeatureMap, kernelSize: Int) -> Int {
+        product.height * product.width * kernelSize * kernelSize * input.channels * product.channels
     }
 
     /// `count` images through a convolution step as one product. In the reference path:
@@ -421,7 +419,8 @@ public final class InferenceEngine: @unchecked Sendable {
     private func run(_ step: Step, count: Int, source: UnsafePointer<Float>, target: UnsafeMutablePointer<Float>) {
         switch step {
         case let .convolution(weight, bias, kernelSize, input, product, output, pool, relu):
-            let group = Self.imagesPerProduct(input: input, product: product, kernelSize: kernelSize, chunk: imagesPerChunk)
+            let group = imagesPerSmallProduct(
+                multiplyAddsPerImage: Self.multiplyAdds(input: input, product: product, kernelSize: kernelSize), images: imagesPerChunk)
             for first in stride(from: 0, to: count, by: group) {
                 convolve(source + first * input.imageSize, into: target + first * output.imageSize,
                          count: min(group, count - first), weight: weight, bias: bias, kernelSize: kernelSize,
