@@ -58,11 +58,17 @@ public final class Conv2D: Layer {
                     (out.baseAddress! + o * columnCount).update(repeating: b[o], count: columnCount)
                 }
             }
+            // One product per group of images small enough for OpenBLAS's small-matrix kernels.
+            let plane = g.height * g.width
+            let group = imagesPerSmallProduct(multiplyAddsPerImage: outputChannels * rows * plane, images: g.batch)
             weight.value.values.withUnsafeBufferPointer { w in
                 columns.withUnsafeBufferPointer { cols in
-                    BLAS.gemm(m: outputChannels, n: columnCount, k: rows,
-                              a: w.baseAddress!, lda: rows, b: cols.baseAddress!, ldb: columnCount,
-                              beta: 1, c: out.baseAddress!, ldc: columnCount)
+                    for first in stride(from: 0, to: g.batch, by: group) {
+                        let images = min(group, g.batch - first)
+                        BLAS.gemm(m: outputChannels, n: images * plane, k: rows,
+                                  a: w.baseAddress!, lda: rows, b: cols.baseAddress! + first * plane, ldb: columnCount,
+                                  beta: 1, c: out.baseAddress! + first * plane, ldc: columnCount)
+                    }
                 }
             }
         }
@@ -73,12 +79,21 @@ public final class Conv2D: Layer {
         let columnCount = g.columnCount, rows = g.columnRows
         outputGradient.values.withUnsafeBufferPointer { dOut in
             // in the forward pass this was: out = W · cols + b
-            // dW (OC, rows) = dOut (OC, NHW) · colsᵀ
+            // dW (OC, rows) = dOut (OC, NHW) · colsᵀ, summed over groups of images when
+            // several fit one small-matrix product (a small dW, as the first convolution's
+            // 16x9: one product over the whole batch is packed and was 3x slower); else one product.
+            let plane = g.height * g.width
+            let small = imagesPerSmallProduct(multiplyAddsPerImage: outputChannels * rows * plane, images: g.batch)
+            let group = small > 1 ? small : g.batch
             columns.withUnsafeBufferPointer { cols in
                 weight.gradient.values.withUnsafeMutableBufferPointer { dW in
-                    BLAS.gemm(transposeB: true, m: outputChannels, n: rows, k: columnCount,
-                              a: dOut.baseAddress!, lda: columnCount, b: cols.baseAddress!, ldb: columnCount,
-                              c: dW.baseAddress!, ldc: rows)
+                    for first in stride(from: 0, to: g.batch, by: group) {
+                        let images = min(group, g.batch - first)
+                        BLAS.gemm(transposeB: true, m: outputChannels, n: rows, k: images * plane,
+                                  a: dOut.baseAddress! + first * plane, lda: columnCount,
+                                  b: cols.baseAddress! + first * plane, ldb: columnCount,
+                                  beta: first == 0 ? 0 : 1, c: dW.baseAddress!, ldc: rows)
+                    }
                 }
             }
             // db = row sums of dOut
@@ -91,7 +106,6 @@ public final class Conv2D: Layer {
             // dCols (rows, NHW) = Wᵀ · dOut, folded back onto the input by col2im, a few
             // images at a time: BLAS clears its output before a beta = 0 product, so the
             // chunk is cleared, written and folded while it is still in the L2 cache.
-            let plane = g.height * g.width
             let chunkImages = max(1, min(g.batch, Self.columnGradientChunkFloats / (rows * plane)))
             if columnGradient.count < rows * chunkImages * plane {
                 columnGradient = [Float](repeating: 0, count: rows * chunkImages * plane)
@@ -117,4 +131,12 @@ public final class Conv2D: Layer {
 
     /// Size of the column-gradient chunk, in floats (512 KB: half a typical L2 cache).
     static let columnGradientChunkFloats = 128 * 1024
+}
+
+/// Images of a per-image product of `multiplyAddsPerImage` to give one sgemm call: as many
+/// as keep M·N·K within OpenBLAS's small-matrix kernels (≤ 100³ for sgemm on this CPU in
+/// OpenBLAS 0.3.21), which skip packing and were faster than one packed product over the
+/// whole batch; at least one, at most `images`.
+func imagesPerSmallProduct(multiplyAddsPerImage: Int, images: Int) -> Int {
+    max(1, min(images, 1_000_000 / max(1, multiplyAddsPerImage)))
 }

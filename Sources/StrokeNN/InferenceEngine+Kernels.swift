@@ -22,21 +22,24 @@ struct FeatureMap: Equatable {
     var pooled: FeatureMap { FeatureMap(channels: channels, height: height / 2, width: width / 2) }
 }
 
-/// Fills `columns` (N·H·W rows, K·K·C columns) from `input`, N images of `map` whose
+/// Fills `columns` (N·OH·OW rows, K·K·C columns) from `input`, N images of `map` whose
 /// border is K/2 wide: row (n, y, x) is the K×K×C patch centred on (y, x), in (ky, kx, c)
-/// order. The border supplies the 'same' padding, so each patch row (ky) is one
-/// contiguous run of K·C floats.
-func im2colChannelsLast(_ input: UnsafePointer<Float>, map: FeatureMap, kernelSize: Int, count: Int,
+/// order, for the output pixels y < `outputHeight`, x < `outputWidth` (at most the map's
+/// size: a pool after the convolution may read only part of it). The border supplies the
+/// 'same' padding, so each patch row (ky) is one contiguous run of K·C floats.
+func im2colChannelsLast(_ input: UnsafePointer<Float>, map: FeatureMap, kernelSize: Int,
+                        outputHeight: Int, outputWidth: Int, count: Int,
                         into columns: UnsafeMutablePointer<Float>) {
-    precondition(map.pad == kernelSize / 2, "im2col needs a border of \(kernelSize / 2), map has \(map.pad)")
-    let (channels, width) = (map.channels, map.width)
+    precondition(map.pad == kernelSize / 2 && outputHeight <= map.height && outputWidth <= map.width,
+                 "im2col of \(map), kernel \(kernelSize), output \(outputHeight)x\(outputWidth)")
+    let channels = map.channels
     let run = kernelSize * channels, patch = kernelSize * run
     var target = columns
     for n in 0..<count {
         let image = input + n * map.imageSize
-        for y in 0..<map.height {
+        for y in 0..<outputHeight {
             // Patch row ky of pixel (y, x) starts at stored row y + ky, stored column x.
-            for x in 0..<width {
+            for x in 0..<outputWidth {
                 var source = image + y * map.rowStride + x * channels
                 for ky in 0..<kernelSize {
                     copyShort(from: source, to: target + ky * run, count: run)
@@ -48,22 +51,24 @@ func im2colChannelsLast(_ input: UnsafePointer<Float>, map: FeatureMap, kernelSi
     }
 }
 
-/// im2col for a one-channel map, stored transposed: (K·K rows, N·H·W columns), row
-/// (ky, kx) holding every pixel's neighbour at that offset. With one channel a patch row is
-/// only K floats, too short to copy well; here each image row of each kernel offset is one
-/// run of W floats. The GEMM then reads the columns transposed.
-func im2colSingleChannel(_ input: UnsafePointer<Float>, map: FeatureMap, kernelSize: Int, count: Int,
+/// im2col for a one-channel map, stored transposed: (K·K rows, N·OH·OW columns), row
+/// (ky, kx) holding every output pixel's neighbour at that offset. With one channel a patch
+/// row is only K floats, too short to copy well; here each image row of each kernel offset
+/// is one run of OW floats. The GEMM then reads the columns transposed.
+func im2colSingleChannel(_ input: UnsafePointer<Float>, map: FeatureMap, kernelSize: Int,
+                         outputHeight: Int, outputWidth: Int, count: Int,
                          into columns: UnsafeMutablePointer<Float>) {
-    precondition(map.channels == 1 && map.pad == kernelSize / 2, "im2colSingleChannel: \(map), kernel \(kernelSize)")
-    let plane = map.height * map.width, pixels = count * plane
+    precondition(map.channels == 1 && map.pad == kernelSize / 2 && outputHeight <= map.height && outputWidth <= map.width,
+                 "im2colSingleChannel: \(map), kernel \(kernelSize), output \(outputHeight)x\(outputWidth)")
+    let plane = outputHeight * outputWidth, pixels = count * plane
     for ky in 0..<kernelSize {
         for kx in 0..<kernelSize {
             let row = columns + (ky * kernelSize + kx) * pixels
             for n in 0..<count {
                 let image = input + n * map.imageSize
-                for y in 0..<map.height {
-                    copyShort(from: image + (y + ky) * map.rowStride + kx, to: row + n * plane + y * map.width,
-                              count: map.width)
+                for y in 0..<outputHeight {
+                    copyShort(from: image + (y + ky) * map.rowStride + kx, to: row + n * plane + y * outputWidth,
+                              count: outputWidth)
                 }
             }
         }
@@ -151,6 +156,6 @@ private func maxOfFourPlusBias(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Flo
 /// Lane-wise maximum as one compare and select. (The standard library's `pointwiseMax`
 /// handles NaN lane by lane, in scalar code: it made this pass 8x slower.)
 @inline(__always)
-private func larger(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> {
+func larger(_ a: SIMD4<Float>, _ b: SIMD4<Float>) -> SIMD4<Float> {
     a.replacing(with: b, where: a .< b)
 }

@@ -6,25 +6,32 @@ import StrokeTensor
 ///
 /// Layout: activations are channels-last, (N, H, W, C), each map stored with the zero
 /// border its consumer convolution needs (`FeatureMap`), so padding is never handled per
-/// call. A convolution is then im2col (each patch row one contiguous run of K·C floats)
-/// and one GEMM over every pixel of the chunk, (N·H·W, K·K·C) × (K·K·C, OC), whose
-/// output is already channels-last; the pool, bias and ReLU after it are one pass that
-/// writes straight into the next map's interior.
+/// call. A convolution followed by a pool computes only the pixels the pool reads (an odd
+/// map's last row and column are left out). A 3x3 convolution followed by a 2x2 pool, with
+/// 8 or more input channels, runs by Winograd's F(2x2, 3x3) (`InferenceEngine+Winograd.swift`):
+/// one 4x4 input tile per pooled pixel, transformed, 16 GEMMs (tiles, C) × (C, OC) over the
+/// chunk, transformed back straight into the pool, bias and ReLU: 16 multiply-adds per
+/// channel pair and pooled pixel instead of 36. Any other convolution is im2col (each patch
+/// row one contiguous run of K·C floats) and one GEMM over its pixels,
+/// (N·H·W, K·K·C) × (K·K·C, OC), whose output is already channels-last; the pool, bias
+/// and ReLU after it are one pass that writes straight into the next map's interior.
 ///
 /// Done at load time instead of per call: convolution weights repacked from
-/// (OC, C, KH, KW) to (KH·KW·C, OC); the first dense layer's columns permuted from the
-/// reference's flatten order (C, H, W) to (H, W, C), so flattening is free; dense weights
-/// also transposed to (in, out) for the batched product; every work buffer allocated and
-/// every border zeroed; dropout removed.
+/// (OC, C, KH, KW) to (KH·KW·C, OC), or transformed to Winograd's 16 (C, OC) matrices;
+/// the first dense layer's columns permuted from the reference's flatten order (C, H, W)
+/// to (H, W, C), so flattening is free; dense weights also transposed to (in, out) for the
+/// batched product; every work buffer allocated and every border zeroed; dropout removed.
 ///
-/// Where the time goes: the convolutions' and dense layers' products are OpenBLAS
-/// `cblas_sgemm` (`cblas_sgemv` for a dense layer on one image), about three quarters of
-/// the time for the default network; im2col, the fused pool/bias/ReLU pass and the input
-/// copy are hand-written (`InferenceEngine+Kernels.swift`).
-/// Convolutions run on as few images at a time as keep their products within OpenBLAS's
-/// small-matrix kernels (no packing; a whole chunk's product is packed and was slower per
-/// image): one image for the default network's conv2 and conv3; a batch runs in chunks of `imagesPerChunk` images so that each dense
-/// layer is one sgemm per chunk, its weights read once per chunk rather than per image.
+/// Where the time goes (default network, batch 256, one thread, `perf record`): the
+/// products are OpenBLAS `cblas_sgemm` (`cblas_sgemv` for a dense layer on one image),
+/// about two thirds of the time; the Winograd transforms, im2col, the pool pass and the
+/// input copy are hand-written (`InferenceEngine+Kernels.swift`,
+/// `InferenceEngine+Winograd.swift`), the rest.
+/// im2col convolutions run on as few images at a time as keep their products within
+/// OpenBLAS's small-matrix kernels (no packing; a larger product is packed and was slower
+/// per image); a batch runs in chunks of `imagesPerChunk` images, so that each Winograd
+/// product and each dense layer is one sgemm per chunk, its weights read once per chunk
+/// rather than per image.
 ///
 /// Not thread-safe (it owns its work buffers): use one engine per thread. It may move to
 /// another thread (hence `Sendable`), but two threads must never run it at once.
@@ -60,6 +67,10 @@ public final class InferenceEngine: @unchecked Sendable {
         /// max pool, bias, optional ReLU -> `output`. weight is (K·K·C, OC).
         case convolution(weight: [Float], bias: [Float], kernelSize: Int, input: FeatureMap,
                          product: FeatureMap, output: FeatureMap, pool: Bool, relu: Bool)
+        /// A 3x3 convolution over `input` (border 1) and the 2x2 max pool after it by Winograd's
+        /// F(2x2, 3x3) (`InferenceEngine+Winograd.swift`): one 4x4 input tile per pooled pixel
+        /// of `output`; then bias, optional ReLU. weight is 16 transformed kernels (C, OC).
+        case winograd(weight: [Float], bias: [Float], input: FeatureMap, output: FeatureMap, relu: Bool)
         /// A 2x2 max pool and/or ReLU on its own (e.g. a second pool in a row).
         case mapPass(input: FeatureMap, output: FeatureMap, pool: Bool, relu: Bool, zeros: [Float])
         /// Dense (N, in) -> (N, out); weight (out, in) for one image, transposed (in, out) for
@@ -68,10 +79,22 @@ public final class InferenceEngine: @unchecked Sendable {
         /// ReLU alone on `size` flat values per image.
         case relu(size: Int)
 
+        /// What runs, for tests: "im2col", "winograd", "map", "dense" or "relu".
+        var kind: String {
+            switch self {
+            case .convolution: "im2col"
+            case .winograd: "winograd"
+            case .mapPass: "map"
+            case .dense: "dense"
+            case .relu: "relu"
+            }
+        }
+
         /// Floats per image of this step's output.
         var outputSize: Int {
             switch self {
-            case let .convolution(_, _, _, _, _, output, _, _), let .mapPass(_, output, _, _, _): output.imageSize
+            case let .convolution(_, _, _, _, _, output, _, _), let .winograd(_, _, _, output, _),
+                 let .mapPass(_, output, _, _, _): output.imageSize
             case let .dense(_, _, _, _, outputs, _): outputs
             case let .relu(size): size
             }
@@ -99,13 +122,17 @@ public final class InferenceEngine: @unchecked Sendable {
         var largestColumns = 0, largestProduct = 0
         for step in steps {
             if case let .convolution(_, _, kernelSize, input, product, _, _, _) = step {
-                let group = Self.imagesPerProduct(input: input, kernelSize: kernelSize, outputChannels: product.channels,
-                                                  chunk: chunk)
+                let group = imagesPerSmallProduct(
+                    multiplyAddsPerImage: Self.multiplyAdds(input: input, product: product, kernelSize: kernelSize), images: chunk)
                 largestColumns = max(largestColumns, group * product.height * product.width * kernelSize * kernelSize * input.channels)
                 largestProduct = max(largestProduct, group * product.imageSize)
+            } else if case let .winograd(_, _, input, output, _) = step {
+                let tiles = chunk * output.height * output.width
+                largestColumns = max(largestColumns, 16 * tiles * input.channels)
+                largestProduct = max(largestProduct, 16 * tiles * output.channels)
             }
         }
-        columns = buffer(largestColumns)   // sized for one group of `imagesPerProduct` images
+        columns = buffer(largestColumns)   // sized for one group of images (one product)
         product = buffer(largestProduct)
         outputs = steps.dropLast().map { buffer(chunk * $0.outputSize) }
     }
@@ -113,6 +140,9 @@ public final class InferenceEngine: @unchecked Sendable {
     deinit {
         for buffer in [input, staging, columns, product, logitsBuffer] + outputs { buffer.deallocate() }
     }
+
+    /// The kind of each step of the plan, in order (for tests: which kernels run).
+    var stepKinds: [String] { steps.map(\.kind) }
 
     /// Runs the network on `batch` images whose input `fill` writes, NCHW, into the given
     /// buffer of batch·C·H·W floats; read the logits with `withLogits`.
@@ -210,8 +240,18 @@ public final class InferenceEngine: @unchecked Sendable {
                                              width: network.inputWidth), forStep: 0)
         let steps: [Step] = drafts.enumerated().map { position, draft in
             switch draft {
+            case let .convolution(conv, input, pool, relu) where usesWinograd(conv, input: input, pool: pool):
+                return .winograd(weight: winogradKernels(conv.weight.value.values, outputChannels: conv.outputChannels,
+                                                         inputChannels: conv.inputChannels),
+                                 bias: conv.bias.value.values, input: withBorder(input, forStep: position),
+                                 output: withBorder(FeatureMap(channels: conv.outputChannels, height: input.height / 2,
+                                                               width: input.width / 2), forStep: position + 1),
+                                 relu: relu)
             case let .convolution(conv, input, pool, relu):
-                let product = FeatureMap(channels: conv.outputChannels, height: input.height, width: input.width)
+                // A pool drops an odd map's last row and column: the product leaves them out.
+                let product = pool ? FeatureMap(channels: conv.outputChannels, height: input.height / 2 * 2,
+                                                width: input.width / 2 * 2)
+                                   : FeatureMap(channels: conv.outputChannels, height: input.height, width: input.width)
                 return .convolution(
                     weight: packedConvolutionWeight(conv), bias: conv.bias.value.values, kernelSize: conv.kernelSize,
                     input: withBorder(input, forStep: position), product: product,
@@ -234,6 +274,15 @@ public final class InferenceEngine: @unchecked Sendable {
             }
         }
         return (steps, inputMap)
+    }
+
+    /// Whether `conv` on `input` runs as a Winograd step: a 3x3 kernel followed by a 2x2 pool,
+    /// at least 8 input channels (with fewer, the 16 products' inner dimension is too short
+    /// for sgemm to beat im2col's one product) and channel counts that are multiples of 4
+    /// (the transforms' vector width).
+    private static func usesWinograd(_ conv: Conv2D, input: FeatureMap, pool: Bool) -> Bool {
+        conv.kernelSize == 3 && pool && input.channels >= 8 && input.channels % 4 == 0
+            && conv.outputChannels % 4 == 0 && input.height >= 2 && input.width >= 2
     }
 
     /// conv.weight (OC, C, KH, KW) as the (KH·KW·C, OC) matrix that multiplies channels-last
@@ -309,14 +358,10 @@ public final class InferenceEngine: @unchecked Sendable {
         }
     }
 
-    /// Images whose convolution is one product: as many of the chunk as keep it within
-    /// OpenBLAS's small-matrix kernels (M·N·K ≤ 100³ for sgemm on this CPU in OpenBLAS 0.3.21),
-    /// which skip packing; at least one. For the default network: 8 for conv1, 1 for conv2
-    /// and conv3 (196x32x144 and 49x64x288 per image). A larger product is packed, and was
-    /// slower per image.
-    private static func imagesPerProduct(input: FeatureMap, kernelSize: Int, outputChannels: Int, chunk: Int) -> Int {
-        let multiplyAdds = input.height * input.width * kernelSize * kernelSize * input.channels * outputChannels
-        return max(1, min(chunk, 1_000_000 / max(1, multiplyAdds)))
+    /// Multiply-adds per image of an im2col convolution's product (8 images of the default
+    /// network's conv1 fit one small-matrix product).
+    private static func multiplyAdds(input: FeatureMap, product: FeatureMap, kernelSize: Int) -> Int {
+        product.height * product.width * kernelSize * kernelSize * input.channels * product.channels
     }
 
     /// `count` images through a convolution step as one product. In the reference path:
@@ -324,15 +369,18 @@ public final class InferenceEngine: @unchecked Sendable {
     private func convolve(_ source: UnsafePointer<Float>, into target: UnsafeMutablePointer<Float>, count: Int,
                           weight: [Float], bias: [Float], kernelSize: Int,
                           input: FeatureMap, product: FeatureMap, output: FeatureMap, pool: Bool, relu: Bool) {
-        let patch = kernelSize * kernelSize * input.channels, pixels = count * input.height * input.width
-        // A 1x1 kernel's im2col is the (borderless) map itself; a one-channel map's is
-        // stored transposed (see im2colSingleChannel).
-        let transposed = kernelSize > 1 && input.channels == 1
-        let rows = kernelSize == 1 ? source : UnsafePointer(columns.baseAddress!)
+        let patch = kernelSize * kernelSize * input.channels, pixels = count * product.height * product.width
+        // A 1x1 kernel's im2col is the (borderless) map itself unless the product leaves
+        // pixels out; a one-channel map's is stored transposed (see im2colSingleChannel).
+        let direct = kernelSize == 1 && product.height == input.height && product.width == input.width
+        let transposed = !direct && input.channels == 1
+        let rows = direct ? source : UnsafePointer(columns.baseAddress!)
         if transposed {
-            im2colSingleChannel(source, map: input, kernelSize: kernelSize, count: count, into: columns.baseAddress!)
-        } else if kernelSize > 1 {
-            im2colChannelsLast(source, map: input, kernelSize: kernelSize, count: count, into: columns.baseAddress!)
+            im2colSingleChannel(source, map: input, kernelSize: kernelSize, outputHeight: product.height,
+                                outputWidth: product.width, count: count, into: columns.baseAddress!)
+        } else if !direct {
+            im2colChannelsLast(source, map: input, kernelSize: kernelSize, outputHeight: product.height,
+                               outputWidth: product.width, count: count, into: columns.baseAddress!)
         }
         weight.withUnsafeBufferPointer { w in
             BLAS.gemm(transposeA: transposed, m: pixels, n: product.channels, k: patch, a: rows,
@@ -345,16 +393,42 @@ public final class InferenceEngine: @unchecked Sendable {
         }
     }
 
+    /// `count` images through a Winograd step: the input tiles transformed into `columns`,
+    /// 16 products (count·tiles, C)·(C, OC) into `product`, then transformed back, pooled,
+    /// biased and clamped into `target`.
+    private func convolveByWinograd(_ source: UnsafePointer<Float>, into target: UnsafeMutablePointer<Float>, count: Int,
+                                    weight: [Float], bias: [Float], input: FeatureMap, output: FeatureMap, relu: Bool) {
+        let tiles = count * output.height * output.width
+        let (channels, outputChannels) = (input.channels, output.channels)
+        let (transformed, products) = (columns.baseAddress!, product.baseAddress!)
+        winogradInputTiles(source, map: input, tileRows: output.height, tileColumns: output.width, count: count,
+                           into: transformed)
+        weight.withUnsafeBufferPointer { w in
+            for element in 0..<16 {
+                BLAS.gemm(m: tiles, n: outputChannels, k: channels, a: transformed + element * tiles * channels,
+                          lda: channels, b: w.baseAddress! + element * channels * outputChannels, ldb: outputChannels,
+                          c: products + element * tiles * outputChannels, ldc: outputChannels)
+            }
+        }
+        bias.withUnsafeBufferPointer { b in
+            winogradOutputPool(products, tileRows: output.height, tileColumns: output.width, count: count,
+                               bias: b.baseAddress!, relu: relu, into: target, map: output)
+        }
+    }
+
     private func run(_ step: Step, count: Int, source: UnsafePointer<Float>, target: UnsafeMutablePointer<Float>) {
         switch step {
         case let .convolution(weight, bias, kernelSize, input, product, output, pool, relu):
-            let group = Self.imagesPerProduct(input: input, kernelSize: kernelSize, outputChannels: product.channels,
-                                              chunk: imagesPerChunk)
+            let group = imagesPerSmallProduct(
+                multiplyAddsPerImage: Self.multiplyAdds(input: input, product: product, kernelSize: kernelSize), images: imagesPerChunk)
             for first in stride(from: 0, to: count, by: group) {
                 convolve(source + first * input.imageSize, into: target + first * output.imageSize,
                          count: min(group, count - first), weight: weight, bias: bias, kernelSize: kernelSize,
                          input: input, product: product, output: output, pool: pool, relu: relu)
             }
+        case let .winograd(weight, bias, input, output, relu):
+            convolveByWinograd(source, into: target, count: count, weight: weight, bias: bias,
+                               input: input, output: output, relu: relu)
         case let .mapPass(input, output, pool, relu, zeros):
             zeros.withUnsafeBufferPointer { z in
                 poolBiasReLU(source, map: input, into: target, map: output, count: count, pool: pool,

@@ -1,5 +1,5 @@
 import Testing
-import StrokeNN
+@testable import StrokeNN
 import StrokeTensor
 import TestSupport
 
@@ -59,14 +59,30 @@ import TestSupport
     }
 
     /// Odd map sizes (pools drop a trailing row and column), 1x1 and 5x5 kernels, a second
-    /// pool on its own, and several convolutions on a 3-channel input.
-    @Test(arguments: [("c3-p-c5-p-d4", 1, 11), ("c4k5-c6k1-p-p-d5", 1, 13), ("c5k5-p-c4-d6", 3, 9), ("c7-c6-p-d5", 2, 7)])
+    /// pool on its own, several convolutions on a 3-channel input, and the Winograd step
+    /// (3x3 kernel, pool, 8 or more input channels) on odd and even maps and on the input.
+    @Test(arguments: [("c3-p-c5-p-d4", 1, 11), ("c4k5-c6k1-p-p-d5", 1, 13), ("c5k5-p-c4-d6", 3, 9), ("c7-c6-p-d5", 2, 7),
+                      ("c8-p-c12-p-d4", 1, 11), ("c8-p-c8-p-c16-p-d5", 1, 14), ("c4-p-d6", 8, 10), ("c12-p-d5", 8, 9)])
     func oddMapsAndKernelsMatchReferencePath(spec: String, channels: Int, side: Int) throws {
         for batch in [1, 5] {
             let (difference, scale) = try largestDifference(spec: spec, batch: batch, channels: channels, side: side, seed: 17)
             #expect(difference <= 1e-5 * max(1, scale),
                     "\(spec), \(channels) channels, side \(side), batch \(batch): max |fast - reference| = \(difference), largest logit \(scale)")
         }
+    }
+
+    /// The plan takes the Winograd step exactly where it applies (3x3 kernel, pool after it,
+    /// at least 8 input channels, channel counts multiples of 4), so the tests above run it.
+    /// (Every network ends in the classifier's dense layer.)
+    @Test(arguments: [("c16-p-c32-p-c64-p-d128", 1, ["im2col", "winograd", "winograd", "dense", "dense"]),
+                      ("c8-p-c12-d4", 1, ["im2col", "im2col", "dense", "dense"]),
+                      ("c8-p-c10-p-d4", 1, ["im2col", "im2col", "dense", "dense"]),
+                      ("c8k5-p-c8-p-d4", 1, ["im2col", "winograd", "dense", "dense"]),
+                      ("c4-p-d6", 8, ["winograd", "dense", "dense"])])
+    func winogradStepWhereItApplies(spec: String, channels: Int, kinds: [String]) throws {
+        let network = try Network(architecture: ArchitectureSpec(parsing: spec), classCount: 4,
+                                  inputChannels: channels, inputHeight: 12, inputWidth: 12)
+        #expect(InferenceEngine(network: network).stepKinds == kinds, "\(spec)")
     }
 
     /// Batches split into chunks of every size, the last one partial, give the reference's logits.
@@ -100,5 +116,91 @@ import TestSupport
             #expect(difference <= 1e-5 * max(1, inBatch.map(abs).max() ?? 0),
                     "image \(index) alone: \(single), in the batch: \(inBatch)")
         }
+    }
+}
+
+/// The Winograd kernels on their own (transformed kernels, input tiles, 16 sgemm, output
+/// transform with pool, bias and ReLU) against a plain-loop 3x3 'same' correlation, 2x2
+/// max pool, bias and ReLU on one channels-last map, so that a failure points at them.
+@Suite struct WinogradKernelTests {
+    @Test(arguments: [(8, 4, 6, 6, true), (8, 12, 7, 5, false), (12, 8, 3, 2, true)])
+    func matchesPlainLoops(channels: Int, outputChannels: Int, height: Int, width: Int, relu: Bool) {
+        let count = 2
+        let weight = GradientCheck.randomValues(outputChannels * channels * 9, seed: 31)
+        let bias = GradientCheck.randomValues(outputChannels, seed: 32)
+        let input = FeatureMap(channels: channels, height: height, width: width, pad: 1)
+        let output = FeatureMap(channels: outputChannels, height: height / 2, width: width / 2)
+        // Random interior, zero border.
+        let interior = GradientCheck.randomValues(count * height * width * channels, seed: 33)
+        var map = [Float](repeating: 0, count: count * input.imageSize)
+        for n in 0..<count {
+            for y in 0..<height {
+                for x in 0..<width {
+                    for c in 0..<channels {
+                        map[n * input.imageSize + input.offset(y: y, x: x) + c] = interior[((n * height + y) * width + x) * channels + c]
+                    }
+                }
+            }
+        }
+
+        // Plain loops: out(n, y, x, o) = bias + sum weight(o, c, ky, kx) · in(n, y + ky - 1, x + kx - 1, c).
+        func convolved(_ n: Int, _ y: Int, _ x: Int, _ o: Int) -> Float {
+            var sum = Double(bias[o])
+            for c in 0..<channels {
+                for ky in 0..<3 {
+                    for kx in 0..<3 {
+                        let value = map[n * input.imageSize + input.offset(y: y + ky - 1, x: x + kx - 1) + c]
+                        sum += Double(weight[((o * channels + c) * 3 + ky) * 3 + kx]) * Double(value)
+                    }
+                }
+            }
+            return Float(sum)
+        }
+        var expected = [Float](repeating: 0, count: count * output.imageSize)
+        for n in 0..<count {
+            for y in 0..<output.height {
+                for x in 0..<output.width {
+                    for o in 0..<outputChannels {
+                        let window = [(0, 0), (0, 1), (1, 0), (1, 1)].map { convolved(n, 2 * y + $0.0, 2 * x + $0.1, o) }
+                        expected[n * output.imageSize + output.offset(y: y, x: x) + o] = max(window.max()!, relu ? 0 : -.infinity)
+                    }
+                }
+            }
+        }
+
+        let tiles = count * output.height * output.width
+        let kernels = winogradKernels(weight, outputChannels: outputChannels, inputChannels: channels)
+        var transformed = [Float](repeating: .nan, count: 16 * tiles * channels)
+        var products = [Float](repeating: .nan, count: 16 * tiles * outputChannels)
+        var result = [Float](repeating: 0, count: count * output.imageSize)
+        map.withUnsafeBufferPointer { source in
+            transformed.withUnsafeMutableBufferPointer {
+                winogradInputTiles(source.baseAddress!, map: input, tileRows: output.height, tileColumns: output.width,
+                                   count: count, into: $0.baseAddress!)
+            }
+        }
+        for element in 0..<16 {
+            transformed.withUnsafeBufferPointer { a in
+                kernels.withUnsafeBufferPointer { b in
+                    products.withUnsafeMutableBufferPointer { c in
+                        BLAS.gemm(m: tiles, n: outputChannels, k: channels, a: a.baseAddress! + element * tiles * channels,
+                                  lda: channels, b: b.baseAddress! + element * channels * outputChannels, ldb: outputChannels,
+                                  c: c.baseAddress! + element * tiles * outputChannels, ldc: outputChannels)
+                    }
+                }
+            }
+        }
+        products.withUnsafeBufferPointer { source in
+            bias.withUnsafeBufferPointer { b in
+                result.withUnsafeMutableBufferPointer {
+                    winogradOutputPool(source.baseAddress!, tileRows: output.height, tileColumns: output.width, count: count,
+                                       bias: b.baseAddress!, relu: relu, into: $0.baseAddress!, map: output)
+                }
+            }
+        }
+        let difference = zip(result, expected).map { abs($0 - $1) }.max() ?? .infinity
+        let scale = expected.map(abs).max() ?? 0
+        #expect(difference <= 1e-5 * max(1, scale),
+                "\(channels)->\(outputChannels), \(height)x\(width), relu \(relu): max |winograd - plain| = \(difference), largest \(scale)")
     }
 }
