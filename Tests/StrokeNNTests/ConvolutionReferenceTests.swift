@@ -90,20 +90,25 @@ import StrokeSupport
         #expect(abs(left - right) < 1e-4 * max(1, abs(left)), "<im2col x, y> = \(left) but <x, col2im y> = \(right)")
     }
 
-    /// im2col as it is defined: row (c, ky, kx), column (n, y, x) holds the input pixel at
-    /// (c, n, y + ky − padY, x + kx − padX), or 0 outside the plane.
-    func plainIm2col(_ input: [Float], geometry g: ConvolutionGeometry) -> [Float] {
-        var columns = [Float](repeating: 0, count: g.columnRows * g.columnCount)
+    /// The definition of the column matrix, as plain loops: calls `body(entry, pixel)` for
+    /// every entry of row (c, ky, kx), column (n, y, x) whose source pixel
+    /// (c, n, y + ky − padY, x + kx − padX) lies inside the plane (the others are padding).
+    func forEachColumnEntry(_ g: ConvolutionGeometry, _ body: (_ entry: Int, _ pixel: Int) -> Void) {
         let (padY, padX) = (g.kernelHeight / 2, g.kernelWidth / 2)
         for c in 0..<g.channels { for ky in 0..<g.kernelHeight { for kx in 0..<g.kernelWidth {
             let row = (c * g.kernelHeight + ky) * g.kernelWidth + kx
             for n in 0..<g.batch { for y in 0..<g.height { for x in 0..<g.width {
                 let (sy, sx) = (y + ky - padY, x + kx - padX)
                 guard sy >= 0, sy < g.height, sx >= 0, sx < g.width else { continue }
-                columns[row * g.columnCount + (n * g.height + y) * g.width + x]
-                    = input[((c * g.batch + n) * g.height + sy) * g.width + sx]
+                body(row * g.columnCount + (n * g.height + y) * g.width + x, ((c * g.batch + n) * g.height + sy) * g.width + sx)
             } } }
         } } }
+    }
+
+    /// im2col as it is defined: each entry holds its source pixel, or 0 (padding).
+    func plainIm2col(_ input: [Float], geometry g: ConvolutionGeometry) -> [Float] {
+        var columns = [Float](repeating: 0, count: g.columnRows * g.columnCount)
+        forEachColumnEntry(g) { entry, pixel in columns[entry] = input[pixel] }
         return columns
     }
 
@@ -127,16 +132,7 @@ import StrokeSupport
     /// col2im as the plain sum it defines: every column entry added to its source pixel.
     func plainCol2im(_ columns: [Float], geometry g: ConvolutionGeometry) -> [Float] {
         var gradient = [Double](repeating: 0, count: g.channels * g.batch * g.height * g.width)
-        let (padY, padX) = (g.kernelHeight / 2, g.kernelWidth / 2)
-        for c in 0..<g.channels { for ky in 0..<g.kernelHeight { for kx in 0..<g.kernelWidth {
-            let row = (c * g.kernelHeight + ky) * g.kernelWidth + kx
-            for n in 0..<g.batch { for y in 0..<g.height { for x in 0..<g.width {
-                let (sy, sx) = (y + ky - padY, x + kx - padX)
-                guard sy >= 0, sy < g.height, sx >= 0, sx < g.width else { continue }
-                gradient[((c * g.batch + n) * g.height + sy) * g.width + sx]
-                    += Double(columns[row * g.columnCount + (n * g.height + y) * g.width + x])
-            } } }
-        } } }
+        forEachColumnEntry(g) { entry, pixel in gradient[pixel] += Double(columns[entry]) }
         return gradient.map { Float($0) }
     }
 
