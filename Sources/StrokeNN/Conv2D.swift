@@ -104,8 +104,11 @@ public final class Conv2D: Layer {
             }
             guard inputGradient != nil else { return }
             // dCols (rows, NHW) = Wᵀ · dOut, folded back onto the input by col2im, a few
-            // images at a time: BLAS clears its output before a beta = 0 product, so the
-            // chunk is cleared, written and folded while it is still in the L2 cache.
+            // images at a time, so the chunk is written and folded while it is still in the
+            // L2 cache. Within a chunk, one product per group of images small enough for
+            // OpenBLAS's small-matrix kernels, which write their output without first
+            // clearing it (the packed product over the chunk cleared it in a pass of its own).
+            let productImages = imagesPerSmallProduct(multiplyAddsPerImage: outputChannels * rows * plane, images: g.batch)
             let chunkImages = max(1, min(g.batch, Self.columnGradientChunkFloats / (rows * plane)))
             if columnGradient.count < rows * chunkImages * plane {
                 columnGradient = [Float](repeating: 0, count: rows * chunkImages * plane)
@@ -115,9 +118,13 @@ public final class Conv2D: Layer {
                     inputGradient!.values.withUnsafeMutableBufferPointer { dIn in
                         for first in stride(from: 0, to: g.batch, by: chunkImages) {
                             let images = min(chunkImages, g.batch - first)
-                            BLAS.gemm(transposeA: true, m: rows, n: images * plane, k: outputChannels,
-                                      a: w.baseAddress!, lda: rows, b: dOut.baseAddress! + first * plane, ldb: columnCount,
-                                      c: dCols.baseAddress!, ldc: images * plane)
+                            for group in stride(from: 0, to: images, by: productImages) {
+                                let groupImages = min(productImages, images - group)
+                                BLAS.gemm(transposeA: true, m: rows, n: groupImages * plane, k: outputChannels,
+                                          a: w.baseAddress!, lda: rows,
+                                          b: dOut.baseAddress! + (first + group) * plane, ldb: columnCount,
+                                          c: dCols.baseAddress! + group * plane, ldc: images * plane)
+                            }
                             var chunk = g
                             chunk.batch = images
                             col2im(dCols.baseAddress!, into: dIn.baseAddress! + first * plane, geometry: chunk,

@@ -40,12 +40,15 @@ import StrokeSupport
         #expect(maxDifference < 1e-4, "max |BLAS − plain loop| = \(maxDifference), tolerance 1e-4")
     }
 
-    @Test func conv2DInputGradientMatchesPlainLoopOnABatchFoldedInChunks() {
+    @Test(arguments: [4, 48])
+    func conv2DInputGradientMatchesPlainLoopOnABatchFoldedInChunks(outputs: Int) {
         // 8 channels of 20x20 make 72 column rows of 400 pixels per image, so the column
         // gradient is folded back a few images at a time (4 + 2 here); the plain loop sees
-        // the whole batch at once. in the forward pass this was:
+        // the whole batch at once. With 48 outputs one image is already too large for a
+        // small-matrix product, so each chunk's column gradient is made one image at a time.
+        // in the forward pass this was:
         // out[o, n, y, x] += W[o, c, ky, kx] · in[c, n, y + ky − pad, x + kx − pad]
-        let (channels, outputs, batch, side, kernel) = (8, 4, 6, 20, 3)
+        let (channels, batch, side, kernel) = (8, 6, 20, 3)
         let layer = Conv2D(name: "conv", inputChannels: channels, outputChannels: outputs, kernelSize: kernel)
         layer.weight.value.values = GradientCheck.randomValues(layer.weight.value.count, seed: 11)
         let shape = [channels, batch, side, side]
@@ -87,19 +90,49 @@ import StrokeSupport
         #expect(abs(left - right) < 1e-4 * max(1, abs(left)), "<im2col x, y> = \(left) but <x, col2im y> = \(right)")
     }
 
-    /// col2im as the plain sum it defines: every column entry added to its source pixel.
-    func plainCol2im(_ columns: [Float], geometry g: ConvolutionGeometry) -> [Float] {
-        var gradient = [Double](repeating: 0, count: g.channels * g.batch * g.height * g.width)
+    /// The definition of the column matrix, as plain loops: calls `body(entry, pixel)` for
+    /// every entry of row (c, ky, kx), column (n, y, x) whose source pixel
+    /// (c, n, y + ky − padY, x + kx − padX) lies inside the plane (the others are padding).
+    func forEachColumnEntry(_ g: ConvolutionGeometry, _ body: (_ entry: Int, _ pixel: Int) -> Void) {
         let (padY, padX) = (g.kernelHeight / 2, g.kernelWidth / 2)
         for c in 0..<g.channels { for ky in 0..<g.kernelHeight { for kx in 0..<g.kernelWidth {
             let row = (c * g.kernelHeight + ky) * g.kernelWidth + kx
             for n in 0..<g.batch { for y in 0..<g.height { for x in 0..<g.width {
                 let (sy, sx) = (y + ky - padY, x + kx - padX)
                 guard sy >= 0, sy < g.height, sx >= 0, sx < g.width else { continue }
-                gradient[((c * g.batch + n) * g.height + sy) * g.width + sx]
-                    += Double(columns[row * g.columnCount + (n * g.height + y) * g.width + x])
+                body(row * g.columnCount + (n * g.height + y) * g.width + x, ((c * g.batch + n) * g.height + sy) * g.width + sx)
             } } }
         } } }
+    }
+
+    /// im2col as it is defined: each entry holds its source pixel, or 0 (padding).
+    func plainIm2col(_ input: [Float], geometry g: ConvolutionGeometry) -> [Float] {
+        var columns = [Float](repeating: 0, count: g.columnRows * g.columnCount)
+        forEachColumnEntry(g) { entry, pixel in columns[entry] = input[pixel] }
+        return columns
+    }
+
+    @Test(arguments: [(2, 3, 5, 4, 3), (1, 2, 1, 6, 3), (3, 1, 4, 1, 3), (2, 2, 6, 7, 5), (1, 1, 2, 2, 5), (2, 4, 7, 7, 3)])
+    func im2colMatchesPlainLoop(channels: Int, batch: Int, height: Int, width: Int, kernel: Int) {
+        // The fast path copies each channel's whole batch in one shifted pass, so the
+        // entries it must then clear include pixels of the neighbouring image: several
+        // images per channel, and a columns buffer full of NaN, catch a missed one.
+        let g = ConvolutionGeometry(channels: channels, batch: batch, height: height, width: width,
+                                    kernelHeight: kernel, kernelWidth: kernel)
+        let input = GradientCheck.randomValues(channels * batch * height * width, seed: 7)
+        let expected = plainIm2col(input, geometry: g)
+        var columns = [Float](repeating: .nan, count: expected.count)
+        input.withUnsafeBufferPointer { source in
+            columns.withUnsafeMutableBufferPointer { im2col(source.baseAddress!, into: $0.baseAddress!, geometry: g) }
+        }
+        let wrong = zip(columns, expected).filter { $0 != $1 }.count
+        #expect(wrong == 0, "im2col \(g): \(wrong) of \(expected.count) entries differ from the plain loop (a copy: exact)")
+    }
+
+    /// col2im as the plain sum it defines: every column entry added to its source pixel.
+    func plainCol2im(_ columns: [Float], geometry g: ConvolutionGeometry) -> [Float] {
+        var gradient = [Double](repeating: 0, count: g.channels * g.batch * g.height * g.width)
+        forEachColumnEntry(g) { entry, pixel in gradient[pixel] += Double(columns[entry]) }
         return gradient.map { Float($0) }
     }
 
