@@ -68,8 +68,15 @@ public enum GroupingThresholds {
     public static let headMaxShaft = 1.2
     /// …and comes within this many R of the shaft's end (real heads: 0.0–0.5 R).
     public static let headReach = 0.8
+    /// …or this many R for the stroke drawn right after the shaft (in the writer's order the
+    /// next stroke near a shaft's end is its head, even one stopping short of it).
+    public static let headReachRightAfter = 1.0
+    /// A head drawn closed (a small triangle or curl) is at most this many R across: no
+    /// state is so small.
+    public static let closedHeadMaxExtent = 1.0
     /// A head's ends are at least this fraction of its path apart (a V is about 0.5, a
-    /// narrow one 0.25, a barb 1), unless it is a closed head (see `smallCircle`).
+    /// narrow one 0.25, a barb 1), unless it is a closed head (see `smallCircle`,
+    /// `closedHeadMaxExtent`) or a scribble.
     public static let headMinimumOpening = 0.1
     /// A head drawn right before or after its shaft is preferred over an equally near one
     /// drawn at another time: this many R are added to the distance of a head drawn apart.
@@ -236,7 +243,7 @@ public enum SymbolGrouping {
                 let headPoints = headMeasures.points
                 let extent = Geometry.extent(headPoints)
                 guard extent <= GroupingThresholds.headMaxExtent * scale,
-                    isSmallRound[head] || isScribble(headMeasures)
+                    isSmallRound[head] || isScribble(headMeasures) || extent <= GroupingThresholds.closedHeadMaxExtent * scale
                         || Geometry.distance(headMeasures.start, headMeasures.last) >= GroupingThresholds.headMinimumOpening * headMeasures.pathLength,
                     !joinsTwoCircles(headMeasures, piece: head), !isLoopOnACircle(headMeasures),
                     !(headMeasures.isSimpleOpenStroke && headMeasures.chord >= GroupingThresholds.headMaxShaft * scale)
@@ -255,7 +262,8 @@ public enum SymbolGrouping {
                         : gapInTime < 0 ? GroupingThresholds.headFirstPenalty : 0
                     for (end, atStart) in [(shaftMeasures.last, false), (shaftMeasures.start, true)] {
                         let distance = headPoints.map { Geometry.distance($0, end) }.min()!
-                        guard distance <= GroupingThresholds.headReach * scale else { continue }
+                        let reach = gapInTime == 1 ? GroupingThresholds.headReachRightAfter : GroupingThresholds.headReach
+                        guard distance <= reach * scale else { continue }
                         candidates.append((head, shaft, atStart, distance / scale + apart))
                     }
                 }
