@@ -55,6 +55,9 @@ public enum GroupingThresholds {
     /// A head stroke is at most this many R across (real heads are 0.5–1.5 R; a short
     /// transition between neighbouring states is longer)…
     public static let headMaxExtent = 1.8
+    /// …or this many R for the stroke drawn right after its shaft (a big head: the FA
+    /// database has them up to 2 R).
+    public static let headMaxExtentRightAfter = 2.4
     /// …at most this fraction of its shaft's path long (real heads: mostly below 0.4, a
     /// big head on a short initial arrow up to 0.85)…
     public static let headMaxShaftFraction = 0.9
@@ -242,7 +245,7 @@ public enum SymbolGrouping {
                 let headMeasures = measures[pieces[head][0]]
                 let headPoints = headMeasures.points
                 let extent = Geometry.extent(headPoints)
-                guard extent <= GroupingThresholds.headMaxExtent * scale,
+                guard extent <= GroupingThresholds.headMaxExtentRightAfter * scale,
                     isSmallRound[head] || isScribble(headMeasures) || extent <= GroupingThresholds.closedHeadMaxExtent * scale
                         || Geometry.distance(headMeasures.start, headMeasures.last) >= GroupingThresholds.headMinimumOpening * headMeasures.pathLength,
                     !joinsTwoCircles(headMeasures, piece: head), !isLoopOnACircle(headMeasures),
@@ -262,8 +265,10 @@ public enum SymbolGrouping {
                         : gapInTime < 0 ? GroupingThresholds.headFirstPenalty : 0
                     for (end, atStart) in [(shaftMeasures.last, false), (shaftMeasures.start, true)] {
                         let distance = headPoints.map { Geometry.distance($0, end) }.min()!
-                        let reach = gapInTime == 1 ? GroupingThresholds.headReachRightAfter : GroupingThresholds.headReach
-                        guard distance <= reach * scale else { continue }
+                        let rightAfter = gapInTime == 1
+                        guard distance <= (rightAfter ? GroupingThresholds.headReachRightAfter : GroupingThresholds.headReach) * scale,
+                            rightAfter || extent <= GroupingThresholds.headMaxExtent * scale
+                        else { continue }
                         candidates.append((head, shaft, atStart, distance / scale + apart))
                     }
                 }
