@@ -258,6 +258,8 @@ public enum SymbolGrouping {
                     let shaftMeasures = measures[pieces[shaft][0]]
                     guard extent <= GroupingThresholds.headMaxShaftFraction * shaftMeasures.pathLength,
                         shaftMeasures.pathLength >= GroupingThresholds.shortShaftMinimum * scale,
+                        // A closed head's size or less across, or a scribble, is no shaft.
+                        Geometry.extent(shaftMeasures.points) > GroupingThresholds.closedHeadMaxExtent * scale,
                         !isScribble(shaftMeasures)
                     else { continue }
                     let gapInTime = pieces[head][0] - pieces[shaft][0]
