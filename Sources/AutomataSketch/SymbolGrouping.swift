@@ -55,6 +55,9 @@ public enum GroupingThresholds {
     /// A head stroke is at most this many R across (real heads are 0.5–1.5 R; a short
     /// transition between neighbouring states is longer)…
     public static let headMaxExtent = 1.8
+    /// …or this many R for the stroke drawn right after its shaft (a big head: the FA
+    /// database has them up to 2 R).
+    public static let headMaxExtentRightAfter = 2.4
     /// …at most this fraction of its shaft's path long (real heads: mostly below 0.4, a
     /// big head on a short initial arrow up to 0.85)…
     public static let headMaxShaftFraction = 0.9
@@ -68,8 +71,15 @@ public enum GroupingThresholds {
     public static let headMaxShaft = 1.2
     /// …and comes within this many R of the shaft's end (real heads: 0.0–0.5 R).
     public static let headReach = 0.8
+    /// …or this many R for the stroke drawn right after the shaft (in the writer's order the
+    /// next stroke near a shaft's end is its head, even one stopping short of it).
+    public static let headReachRightAfter = 1.0
+    /// A head drawn closed (a small triangle or curl) is at most this many R across: no
+    /// state is so small.
+    public static let closedHeadMaxExtent = 1.0
     /// A head's ends are at least this fraction of its path apart (a V is about 0.5, a
-    /// narrow one 0.25, a barb 1), unless it is a closed head (see `smallCircle`).
+    /// narrow one 0.25, a barb 1), unless it is a closed head (see `smallCircle`,
+    /// `closedHeadMaxExtent`) or a scribble.
     public static let headMinimumOpening = 0.1
     /// A head drawn right before or after its shaft is preferred over an equally near one
     /// drawn at another time: this many R are added to the distance of a head drawn apart.
@@ -235,8 +245,8 @@ public enum SymbolGrouping {
                 let headMeasures = measures[pieces[head][0]]
                 let headPoints = headMeasures.points
                 let extent = Geometry.extent(headPoints)
-                guard extent <= GroupingThresholds.headMaxExtent * scale,
-                    isSmallRound[head] || isScribble(headMeasures)
+                guard extent <= GroupingThresholds.headMaxExtentRightAfter * scale,
+                    isSmallRound[head] || isScribble(headMeasures) || extent <= GroupingThresholds.closedHeadMaxExtent * scale
                         || Geometry.distance(headMeasures.start, headMeasures.last) >= GroupingThresholds.headMinimumOpening * headMeasures.pathLength,
                     !joinsTwoCircles(headMeasures, piece: head), !isLoopOnACircle(headMeasures),
                     !(headMeasures.isSimpleOpenStroke && headMeasures.chord >= GroupingThresholds.headMaxShaft * scale)
@@ -248,6 +258,8 @@ public enum SymbolGrouping {
                     let shaftMeasures = measures[pieces[shaft][0]]
                     guard extent <= GroupingThresholds.headMaxShaftFraction * shaftMeasures.pathLength,
                         shaftMeasures.pathLength >= GroupingThresholds.shortShaftMinimum * scale,
+                        // A closed head's size or less across, or a scribble, is no shaft.
+                        Geometry.extent(shaftMeasures.points) > GroupingThresholds.closedHeadMaxExtent * scale,
                         !isScribble(shaftMeasures)
                     else { continue }
                     let gapInTime = pieces[head][0] - pieces[shaft][0]
@@ -255,7 +267,10 @@ public enum SymbolGrouping {
                         : gapInTime < 0 ? GroupingThresholds.headFirstPenalty : 0
                     for (end, atStart) in [(shaftMeasures.last, false), (shaftMeasures.start, true)] {
                         let distance = headPoints.map { Geometry.distance($0, end) }.min()!
-                        guard distance <= GroupingThresholds.headReach * scale else { continue }
+                        let rightAfter = gapInTime == 1
+                        guard distance <= (rightAfter ? GroupingThresholds.headReachRightAfter : GroupingThresholds.headReach) * scale,
+                            rightAfter || extent <= GroupingThresholds.headMaxExtent * scale
+                        else { continue }
                         candidates.append((head, shaft, atStart, distance / scale + apart))
                     }
                 }
