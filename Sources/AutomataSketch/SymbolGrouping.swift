@@ -231,7 +231,8 @@ public enum SymbolGrouping {
         }
 
         // Heads: single open strokes near a shaft's end. Each head takes its best shaft end;
-        // a shaft keeps the heads of one end only (its tip).
+        // a shaft keeps the heads of one end (its tip) and small strokes drawn after it at
+        // the other.
         if let scale {
             var candidates: [(head: Int, shaft: Int, atStart: Bool, score: Double)] = []
             // A closed round stroke much smaller than the states can be a head drawn as a
@@ -292,8 +293,16 @@ public enum SymbolGrouping {
                 guard headOf[candidate.head] == nil, tipEnd[candidate.head] == nil,
                     headOf[candidate.shaft] == nil
                 else { continue }
-                if let atStart = tipEnd[candidate.shaft], atStart != candidate.atStart { continue }
-                tipEnd[candidate.shaft] = candidate.atStart
+                // A shaft keeps the heads of one end, and small strokes drawn after it at its
+                // other end (a tick at its start, or a head filled in later): their ink
+                // decides which end is the tip (see `orient`).
+                if let atStart = tipEnd[candidate.shaft], atStart != candidate.atStart,
+                    pieces[candidate.head][0] < pieces[candidate.shaft][0]
+                        || Geometry.extent(measures[pieces[candidate.head][0]].points) > GroupingThresholds.closedHeadMaxExtent * scale
+                {
+                    continue
+                }
+                tipEnd[candidate.shaft] = tipEnd[candidate.shaft] ?? candidate.atStart
                 headOf[candidate.head] = (candidate.shaft, candidate.atStart)
                 parent[root(candidate.head)] = root(candidate.shaft)
             }
