@@ -74,6 +74,10 @@ public enum GroupingThresholds {
     /// …or this many R for the stroke drawn right after the shaft (in the writer's order the
     /// next stroke near a shaft's end is its head, even one stopping short of it).
     public static let headReachRightAfter = 1.0
+    /// A small stroke at the other end of a shaft with a head joins it when drawn at most
+    /// this many strokes after the shaft (while the writer is still at that arrow; a later
+    /// one belongs to something else drawn there).
+    public static let otherEndMaxStrokesLater = 6
     /// A head drawn closed (a small triangle or curl) is at most this many R across: no
     /// state is so small.
     public static let closedHeadMaxExtent = 1.0
@@ -293,11 +297,12 @@ public enum SymbolGrouping {
                 guard headOf[candidate.head] == nil, tipEnd[candidate.head] == nil,
                     headOf[candidate.shaft] == nil
                 else { continue }
-                // A shaft keeps the heads of one end, and small strokes drawn after it at its
-                // other end (a tick at its start, or a head filled in later): their ink
+                // A shaft keeps the heads of one end, and small strokes drawn soon after it at
+                // its other end (a tick at its start, or a head filled in later): their ink
                 // decides which end is the tip (see `orient`).
+                let later = pieces[candidate.head][0] - pieces[candidate.shaft][0]
                 if let atStart = tipEnd[candidate.shaft], atStart != candidate.atStart,
-                    pieces[candidate.head][0] < pieces[candidate.shaft][0]
+                    !(1...GroupingThresholds.otherEndMaxStrokesLater).contains(later)
                         || Geometry.extent(measures[pieces[candidate.head][0]].points) > GroupingThresholds.closedHeadMaxExtent * scale
                 {
                     continue
