@@ -47,6 +47,9 @@ public struct SymbolGroup: Hashable, Sendable {
     /// True when the group is two or more closed round strokes about one centre: a final
     /// state, whatever the classifier makes of the pair.
     public var isConcentricCircles: Bool
+    /// True when the group is one open stroke drawn along a state's circle (a circle touched
+    /// up, or half drawn before it is drawn whole): it reads as nothing.
+    public var isRetracedCircle = false
 }
 
 /// Thresholds of the grouping stage, relative to the sketch's typical state radius R (the
@@ -74,6 +77,9 @@ public enum GroupingThresholds {
     /// …or this many R for the stroke drawn right after the shaft (in the writer's order the
     /// next stroke near a shaft's end is its head, even one stopping short of it).
     public static let headReachRightAfter = 1.0
+    /// An open stroke whose every point lies within this many R of a state's circle is drawn
+    /// along that circle, not an arrow.
+    public static let retraceReach = 0.35
     /// A small stroke at the other end of a shaft with a head joins it when drawn at most
     /// this many strokes after the shaft (while the writer is still at that arrow; a later
     /// one belongs to something else drawn there).
@@ -341,7 +347,18 @@ public enum SymbolGrouping {
         for piece in pieces.indices { members[root(piece), default: []].append(piece) }
         let groups = members.values.map { groupPieces -> SymbolGroup in
             let strokes = groupPieces.flatMap { pieces[$0] }.sorted()
-            return orient(strokes, measures: measures, scale: scale)
+            var group = orient(strokes, measures: measures, scale: scale)
+            if let scale, groupPieces.count == 1, strokes.count == 1, !isRound[groupPieces[0]] {
+                let points = measures[strokes[0]].points
+                group.isRetracedCircle = pieces.indices.contains { piece in
+                    isRound[piece] && pieces[piece].contains { circle in
+                        points.allSatisfy {
+                            Geometry.distance($0, toPolyline: measures[circle].points) <= GroupingThresholds.retraceReach * scale
+                        }
+                    }
+                }
+            }
+            return group
         }
         return groups.sorted { $0.strokes[0] < $1.strokes[0] }
     }
