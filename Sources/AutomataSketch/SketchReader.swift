@@ -158,7 +158,9 @@ public enum SketchReader {
             let name = names[index] ?? givenName(of: group, ink: ink)
             let id = ink[group.strokes[0]].drawing
             (sketch.nextStateID, sketch.nextTransitionID) = (id, id)
-            if group.isConcentricCircles {
+            if group.isRetracedCircle {
+                outcomes[index] = (.rejected(reason: "this stroke runs along a state's circle; it changes nothing"), nil)
+            } else if group.isConcentricCircles {
                 let outcome = sketch.applyConcentricCircles(group.drawing, name: name)
                 outcomes[index] = (outcome, outcome.isRejected ? nil : StrokeReading(shape: .circle, rule: .concentricCircles))
             } else if shape == nil, !group.heads.isEmpty,

@@ -47,6 +47,9 @@ public struct SymbolGroup: Hashable, Sendable {
     /// True when the group is two or more closed round strokes about one centre: a final
     /// state, whatever the classifier makes of the pair.
     public var isConcentricCircles: Bool
+    /// True when the group is one open stroke drawn along a state's circle (a circle touched
+    /// up, or half drawn before it is drawn whole): it reads as nothing.
+    public var isRetracedCircle = false
 }
 
 /// Thresholds of the grouping stage, relative to the sketch's typical state radius R (the
@@ -74,6 +77,13 @@ public enum GroupingThresholds {
     /// …or this many R for the stroke drawn right after the shaft (in the writer's order the
     /// next stroke near a shaft's end is its head, even one stopping short of it).
     public static let headReachRightAfter = 1.0
+    /// An open stroke whose every point lies within this many R of a state's circle is drawn
+    /// along that circle, not an arrow.
+    public static let retraceReach = 0.35
+    /// A small stroke at the other end of a shaft with a head joins it when drawn at most
+    /// this many strokes after the shaft (while the writer is still at that arrow; a later
+    /// one belongs to something else drawn there).
+    public static let otherEndMaxStrokesLater = 6
     /// A head drawn closed (a small triangle or curl) is at most this many R across: no
     /// state is so small.
     public static let closedHeadMaxExtent = 1.0
@@ -231,7 +241,8 @@ public enum SymbolGrouping {
         }
 
         // Heads: single open strokes near a shaft's end. Each head takes its best shaft end;
-        // a shaft keeps the heads of one end only (its tip).
+        // a shaft keeps the heads of one end (its tip) and small strokes drawn after it at
+        // the other.
         if let scale {
             var candidates: [(head: Int, shaft: Int, atStart: Bool, score: Double)] = []
             // A closed round stroke much smaller than the states can be a head drawn as a
@@ -292,8 +303,17 @@ public enum SymbolGrouping {
                 guard headOf[candidate.head] == nil, tipEnd[candidate.head] == nil,
                     headOf[candidate.shaft] == nil
                 else { continue }
-                if let atStart = tipEnd[candidate.shaft], atStart != candidate.atStart { continue }
-                tipEnd[candidate.shaft] = candidate.atStart
+                // A shaft keeps the heads of one end, and small strokes drawn soon after it at
+                // its other end (a tick at its start, or a head filled in later): their ink
+                // decides which end is the tip (see `orient`).
+                let later = pieces[candidate.head][0] - pieces[candidate.shaft][0]
+                if let atStart = tipEnd[candidate.shaft], atStart != candidate.atStart,
+                    !(1...GroupingThresholds.otherEndMaxStrokesLater).contains(later)
+                        || Geometry.extent(measures[pieces[candidate.head][0]].points) > GroupingThresholds.closedHeadMaxExtent * scale
+                {
+                    continue
+                }
+                tipEnd[candidate.shaft] = tipEnd[candidate.shaft] ?? candidate.atStart
                 headOf[candidate.head] = (candidate.shaft, candidate.atStart)
                 parent[root(candidate.head)] = root(candidate.shaft)
             }
@@ -327,7 +347,18 @@ public enum SymbolGrouping {
         for piece in pieces.indices { members[root(piece), default: []].append(piece) }
         let groups = members.values.map { groupPieces -> SymbolGroup in
             let strokes = groupPieces.flatMap { pieces[$0] }.sorted()
-            return orient(strokes, measures: measures, scale: scale)
+            var group = orient(strokes, measures: measures, scale: scale)
+            if let scale, groupPieces.count == 1, strokes.count == 1, !isRound[groupPieces[0]] {
+                let points = measures[strokes[0]].points
+                group.isRetracedCircle = pieces.indices.contains { piece in
+                    isRound[piece] && pieces[piece].contains { circle in
+                        points.allSatisfy {
+                            Geometry.distance($0, toPolyline: measures[circle].points) <= GroupingThresholds.retraceReach * scale
+                        }
+                    }
+                }
+            }
+            return group
         }
         return groups.sorted { $0.strokes[0] < $1.strokes[0] }
     }

@@ -174,4 +174,32 @@ struct RejectsGroupsClassifier: StrokeClassifying {
         #expect(group(of: 4, in: found)?.strokes == [4, 5], "\(found.map(\.strokes))")
         #expect(group(of: 4, in: found)?.isReversed == false)
     }
+
+    @Test func tickAtTheStartDrawnAfterTheHeadJoinsWithoutTurningTheArrow() throws {
+        // a → b with its head at b, then a small tick at the shaft's start, by a.
+        let shaftStart = a + SketchPoint(32, 0), tip = b - SketchPoint(32, 0)
+        let tick = Hand.stroke([shaftStart + SketchPoint(2, -5), shaftStart + SketchPoint(6, 4)], perSegment: 5)
+        let found = groups([Hand.circle(a, radius), Hand.circle(b, radius), Hand.stroke([shaftStart, tip]),
+                            Hand.head(at: tip, from: a, size: 12), tick])
+        let arrow = try #require(group(of: 2, in: found))
+        #expect(arrow.strokes == [2, 3, 4], "\(found.map(\.strokes))")
+        #expect(arrow.isReversed == false)
+    }
+
+    @Test func strokeAlongAStatesCircleReadsAsNothing() throws {
+        // The upper half of a's circle drawn again over it, as a writer does before redrawing
+        // a final state's outer circle whole.
+        let arc = Hand.stroke((0...8).map { index in
+            let angle = Double.pi + Double.pi * Double(index) / 8
+            return a + SketchPoint(1.08 * radius * cos(angle), 0.94 * radius * sin(angle))
+        }, perSegment: 4, wobble: 0.5)
+        let found = groups([Hand.circle(a, radius), Hand.circle(b, radius), arc])
+        #expect(group(of: 2, in: found)?.isRetracedCircle == true)
+        #expect(group(of: 0, in: found)?.isRetracedCircle == false)
+        var cache = ClassificationCache()
+        let ink = [Hand.circle(a, radius), Hand.circle(b, radius), arc].enumerated().map { InkStroke(stroke: $0.element, drawing: $0.offset) }
+        let reading = try SketchReader.read(ink, classifier: ClosedOrOpenClassifier(), cache: &cache)
+        #expect(reading.sketch.transitions.isEmpty, "\(reading.sketch.transitions)")
+        #expect(reading.symbols[reading.symbolOfStroke[2]].outcome.isRejected)
+    }
 }
