@@ -178,8 +178,6 @@ public enum SymbolGrouping {
             }
         }
 
-        /// True when the stroke's ends lie at two different circles (other than the stroke's own
-        /// piece): a transition, not a head.
         // A lone round stroke on another circle's rim, no larger than it, is a self-loop drawn
         // round (a state never overlaps another state).
         let standsAlone = pieces.indices.map { piece in
@@ -206,6 +204,8 @@ public enum SymbolGrouping {
                 || standsAlone[piece] && scale.map { outer.meanRadius < GroupingThresholds.smallCircle * $0 } ?? false
             return (piece, outer.centroid, outer.meanRadius, small)
         }
+        /// True when the stroke's ends lie at two different circles (other than the stroke's own
+        /// piece): a transition, not a head.
         func joinsTwoCircles(_ stroke: DrawingMeasures, piece: Int) -> Bool {
             // The state at a point: the nearest rim within reach, a state-sized circle before
             // a small one; the circles of one final state (joined above) are one.
@@ -248,8 +248,7 @@ public enum SymbolGrouping {
             // A closed round stroke much smaller than the states can be a head drawn as a
             // closed triangle; concentric circles never are.
             let isSmallRound = pieces.indices.map { piece in
-                isRound[piece] && pieces[piece].count == 1 && root(piece) == piece
-                    && !pieces.indices.contains { $0 != piece && root($0) == piece }
+                isRound[piece] && standsAlone[piece]
                     && measures[pieces[piece][0]].meanRadius < GroupingThresholds.smallCircle * scale
             }
             for head in pieces.indices where (!isRound[head] || isSmallRound[head]) && pieces[head].count == 1 {
