@@ -64,6 +64,15 @@ public enum GroupingThresholds {
     /// …at most this fraction of its shaft's path long (real heads: mostly below 0.4, a
     /// big head on a short initial arrow up to 0.85)…
     public static let headMaxShaftFraction = 0.9
+    /// A head drawn right after its shaft may be up to this fraction of the shaft's path
+    /// across: an arrow drawn small, with a big head (arrows people draw on their own, as in
+    /// `real-strokes`, have heads 0.56–0.82 of the shaft, quartiles)…
+    public static let rightAfterHeadMaxShaftFraction = 1.6
+    /// …on a shaft as short as this many R…
+    public static let rightAfterShaftMinimum = 0.6
+    /// …which, when no wider than a closed head (`closedHeadMaxExtent`), is nearly straight:
+    /// its ends at least this fraction of its path apart.
+    public static let rightAfterShaftStraightness = 0.9
     /// A shaft is at least this many R long (a barb of a two-stroke head is no shaft)…
     public static let shaftMinimum = 1.5
     /// …or at least this many R when it could not itself be the head of a longer shaft (a
@@ -91,6 +100,12 @@ public enum GroupingThresholds {
     /// narrow one 0.25, a barb 1), unless it is a closed head (see `smallCircle`,
     /// `closedHeadMaxExtent`) or a scribble.
     public static let headMinimumOpening = 0.1
+    /// A circle may be drawn in up to this many strokes one after another (low-vision writers
+    /// draw some in three or four).
+    public static let circleMaxGoes = 4
+    /// …each drawing at least this share of its circumference (a head or tick drawn beside a
+    /// state is less).
+    public static let circleGoMinimumShare = 0.1
     /// A head drawn right before or after its shaft is preferred over an equally near one
     /// drawn at another time: this many R are added to the distance of a head drawn apart.
     public static let apartInTimePenalty = 0.25
@@ -151,6 +166,7 @@ public enum SymbolGrouping {
                 pieces.append([index])
             }
         }
+        pieces = circlesDrawnInGoes(pieces, measures: measures)
         let isRound = pieces.map { piece in
             piece.allSatisfy { measures[$0].isClosedRound || measures[$0].isDoubleRound }
                 || (piece.count > 1 && piece.allSatisfy { measures[$0].isLooselyRound } && concentric(piece.map { measures[$0] }))
@@ -230,13 +246,14 @@ public enum SymbolGrouping {
                 let reach = circle.radius * (1 + StrokeRuleThresholds.loopReach)
                 guard stroke.pathLength >= GroupingThresholds.loopMinimumPath * circle.radius else { return false }
                 let distances = stroke.points.map { Geometry.distance($0, circle.center) }
-                guard let farthest = distances.indices.max(by: { distances[$0] < distances[$1] }),
-                    distances[0] <= reach, distances[distances.count - 1] <= reach
-                else { return false }
+                guard let farthest = distances.indices.max(by: { distances[$0] < distances[$1] }) else { return false }
                 let margin = distances.count / 6
-                return farthest > margin && farthest < distances.count - 1 - margin
-                    && distances[farthest] >= max(distances[0], distances[distances.count - 1])
-                        + StrokeRuleThresholds.loopMinimumBulge * circle.radius
+                guard farthest > margin, farthest < distances.count - 1 - margin else { return false }
+                // Where it leaves the rim and where it comes back (a head drawn on at its end
+                // takes the pen out again).
+                let leaves = distances[..<farthest].min()!, comesBack = distances[(farthest + 1)...].min()!
+                return leaves <= reach && comesBack <= reach
+                    && distances[farthest] >= max(leaves, comesBack) + StrokeRuleThresholds.loopMinimumBulge * circle.radius
             }
         }
 
@@ -255,9 +272,12 @@ public enum SymbolGrouping {
                 let headMeasures = measures[pieces[head][0]]
                 let headPoints = headMeasures.points
                 let extent = Geometry.extent(headPoints)
+                // A closed head larger than `closedHeadMaxExtent` (not round: a state) takes only
+                // a shaft drawn right before it (see `carriesHeadDrawnRightAfter`).
+                let isBigClosed = !(isSmallRound[head] || isScribble(headMeasures) || extent <= GroupingThresholds.closedHeadMaxExtent * scale
+                    || Geometry.distance(headMeasures.start, headMeasures.last) >= GroupingThresholds.headMinimumOpening * headMeasures.pathLength)
                 guard extent <= GroupingThresholds.headMaxExtentRightAfter * scale,
-                    isSmallRound[head] || isScribble(headMeasures) || extent <= GroupingThresholds.closedHeadMaxExtent * scale
-                        || Geometry.distance(headMeasures.start, headMeasures.last) >= GroupingThresholds.headMinimumOpening * headMeasures.pathLength,
+                    !(isBigClosed && (isRound[head] || headMeasures.isLooselyRound)),
                     !joinsTwoCircles(headMeasures, piece: head), !isLoopOnACircle(headMeasures),
                     !(headMeasures.isSimpleOpenStroke && headMeasures.chord >= GroupingThresholds.headMaxShaft * scale)
                 else { continue }
@@ -266,18 +286,28 @@ public enum SymbolGrouping {
                     && pieces[shaft].count == 1
                 {
                     let shaftMeasures = measures[pieces[shaft][0]]
-                    guard extent <= GroupingThresholds.headMaxShaftFraction * shaftMeasures.pathLength,
-                        shaftMeasures.pathLength >= GroupingThresholds.shortShaftMinimum * scale,
-                        // A closed head's size or less across, or a scribble, is no shaft.
-                        Geometry.extent(shaftMeasures.points) > GroupingThresholds.closedHeadMaxExtent * scale,
-                        !isScribble(shaftMeasures)
-                    else { continue }
                     let gapInTime = pieces[head][0] - pieces[shaft][0]
+                    let rightAfter = gapInTime == 1
+                    let shaftExtent = Geometry.extent(shaftMeasures.points)
+                    // A shaft is long enough for its head, and more than a closed head's size
+                    // across.
+                    let carriesHead = extent <= GroupingThresholds.headMaxShaftFraction * shaftMeasures.pathLength
+                        && shaftMeasures.pathLength >= GroupingThresholds.shortShaftMinimum * scale
+                        && shaftExtent > GroupingThresholds.closedHeadMaxExtent * scale && !isBigClosed
+                    // Drawn right after it, a short straight shaft may carry a head up to about its
+                    // own size, a big closed head too (an arrow drawn small, with a big head): the
+                    // straighter, wider stroke of the two is the shaft.
+                    let carriesHeadDrawnRightAfter = rightAfter
+                        && extent <= GroupingThresholds.rightAfterHeadMaxShaftFraction * shaftMeasures.pathLength
+                        && shaftMeasures.pathLength >= GroupingThresholds.rightAfterShaftMinimum * scale
+                        && shaftSpan(shaftMeasures) > shaftSpan(headMeasures)
+                        && (shaftExtent > GroupingThresholds.closedHeadMaxExtent * scale
+                            || shaftMeasures.chord >= GroupingThresholds.rightAfterShaftStraightness * shaftMeasures.pathLength)
+                    guard carriesHead || carriesHeadDrawnRightAfter, !isScribble(shaftMeasures) else { continue }
                     let apart = abs(gapInTime) > 1 ? GroupingThresholds.apartInTimePenalty
                         : gapInTime < 0 ? GroupingThresholds.headFirstPenalty : 0
                     for (end, atStart) in [(shaftMeasures.last, false), (shaftMeasures.start, true)] {
                         let distance = headPoints.map { Geometry.distance($0, end) }.min()!
-                        let rightAfter = gapInTime == 1
                         guard distance <= (rightAfter ? GroupingThresholds.headReachRightAfter : GroupingThresholds.headReach) * scale,
                             rightAfter || extent <= GroupingThresholds.headMaxExtent * scale
                         else { continue }
@@ -367,6 +397,7 @@ public enum SymbolGrouping {
     private static func orient(_ strokes: [Int], measures: [DrawingMeasures], scale: Double?) -> SymbolGroup {
         let points = strokes.map { measures[$0].points }
         let allRound = strokes.allSatisfy { measures[$0].isClosedRound || measures[$0].isDoubleRound || measures[$0].isLooselyRound }
+            || formsOneCircle(points)
         guard strokes.count > 1, !allRound else {
             return SymbolGroup(
                 strokes: strokes, heads: [], drawing: points, isReversed: false,
@@ -402,6 +433,64 @@ public enum SymbolGrouping {
         return SymbolGroup(
             strokes: strokes, heads: heads, drawing: [oriented] + heads.map { measures[$0].points },
             isReversed: reversed, isConcentricCircles: false)
+    }
+
+    /// The pieces with each circle drawn in goes made one piece, as if drawn as one drawing:
+    /// up to `circleMaxGoes` consecutive single arcs that together lie on one circle all the
+    /// way round (see `formsOneCircle`), in whatever order and direction they were drawn. A
+    /// ring lying on another circle's rim is a self-loop and its head, and stays apart.
+    static func circlesDrawnInGoes(_ pieces: [[Int]], measures: [DrawingMeasures]) -> [[Int]] {
+        // Arcs: strokes that do not go round by themselves.
+        let isArc = pieces.map { piece in
+            piece.count == 1 && abs(measures[piece[0]].winding) < StrokeRuleThresholds.roundWinding.lowerBound
+        }
+        let circles = pieces.indices.filter { pieces[$0].count == 1 && measures[pieces[$0][0]].isClosedRound }
+            .map { measures[pieces[$0][0]] }
+        func liesOnACircle(_ ring: DrawingMeasures) -> Bool {
+            circles.contains { circle in
+                let apart = Geometry.distance(circle.centroid, ring.centroid)
+                return apart > GroupingThresholds.concentricOffset * min(circle.meanRadius, ring.meanRadius)
+                    && apart < GroupingThresholds.loopRoundReach * (circle.meanRadius + ring.meanRadius)
+            }
+        }
+        func ring(from first: Int) -> Int? {
+            guard isArc[first] else { return nil }
+            var strokes = [measures[pieces[first][0]].points]
+            for next in first + 1..<min(first + GroupingThresholds.circleMaxGoes, pieces.count) {
+                guard isArc[next] else { return nil }
+                strokes.append(measures[pieces[next][0]].points)
+                if formsOneCircle(strokes) {
+                    return liesOnACircle(DrawingMeasures(strokes.flatMap { $0 })) ? nil : next
+                }
+            }
+            return nil
+        }
+        var result: [[Int]] = []
+        var index = 0
+        while index < pieces.count {
+            let last = ring(from: index) ?? index
+            result.append(pieces[index...last].flatMap { $0 })
+            index = last + 1
+        }
+        return result
+    }
+
+    /// True when the strokes' points together stay about one distance from their centre and go
+    /// all the way round it (every twelfth of the turn holds ink), each stroke drawing a good
+    /// part of it (see `circleGoMinimumShare`).
+    static func formsOneCircle(_ strokes: [[SketchPoint]]) -> Bool {
+        let measured = DrawingMeasures(strokes.flatMap { $0 }.nonEmptyOrOrigin)
+        let circumference = 2 * Double.pi * measured.meanRadius
+        guard measured.radialSpread <= StrokeRuleThresholds.roundSpread,
+            strokes.allSatisfy({ Geometry.pathLength($0) >= GroupingThresholds.circleGoMinimumShare * circumference })
+        else { return false }
+        var covered = [Bool](repeating: false, count: 12)
+        for point in strokes.joined() {
+            let offset = point - measured.centroid
+            let turn = (atan2(offset.y, offset.x) + Double.pi) / (2 * Double.pi)
+            covered[min(11, Int(turn * 12))] = true
+        }
+        return !covered.contains(false)
     }
 
     /// Where `stroke` continues `shaft` (see `extensionReach`, `extensionMaxAngle`): which

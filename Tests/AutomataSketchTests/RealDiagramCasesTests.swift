@@ -202,4 +202,67 @@ struct RejectsGroupsClassifier: StrokeClassifying {
         #expect(reading.sketch.transitions.isEmpty, "\(reading.sketch.transitions)")
         #expect(reading.symbols[reading.symbolOfStroke[2]].outcome.isRejected)
     }
+
+    /// An arc of a hand-drawn circle round `center`, from `from` to `to` radians (either way).
+    func arc(_ center: SketchPoint, from: Double, to: Double) -> Stroke {
+        Hand.stroke((0...12).map { index in
+            let angle = from + (to - from) * Double(index) / 12
+            return center + SketchPoint(1.05 * radius * cos(angle), 0.95 * radius * sin(angle))
+        }, perSegment: 3, wobble: 0.5)
+    }
+
+    @Test func circleDrawnInThreeGoesIsOneState() throws {
+        // a's circle in three strokes, the second drawn the other way round (as some real
+        // people's circles are), then b and an arrow from a to b.
+        let pieces = [arc(a, from: 0, to: 2.3), arc(a, from: 4.5, to: 2.4), arc(a, from: 4.4, to: 6.35)]
+        let strokes = pieces + [Hand.circle(b, radius), Hand.stroke([a + SketchPoint(32, 0), b - SketchPoint(32, 0)]),
+                                Hand.head(at: b - SketchPoint(32, 0), from: a, size: 12)]
+        let found = groups(strokes)
+        let state = try #require(group(of: 0, in: found))
+        #expect(state.strokes == [0, 1, 2], "\(found.map(\.strokes))")
+        #expect(state.heads.isEmpty, "a circle has no head")
+        #expect(group(of: 4, in: found)?.strokes == [4, 5])
+        // One stroke per line reads as one drawing per line does.
+        let oneDrawing = SymbolGrouping.group(strokes.enumerated().map { InkStroke(stroke: $0.element, drawing: max($0.offset, 2)) })
+        #expect(oneDrawing.map(\.strokes) == found.map(\.strokes))
+    }
+
+    @Test func arcsOfTwoStatesOrALoopAndItsHeadAreNoCircle() throws {
+        // Two half circles drawn one after the other round different centres, and a self-loop
+        // on a's rim followed by its head (together nearly round): none is a circle in goes.
+        let halves = [arc(a, from: 0, to: Double.pi), arc(b, from: Double.pi, to: 2 * Double.pi)]
+        #expect(groups(halves).map(\.strokes) == [[0], [1]])
+        let loop = Hand.stroke([a + SketchPoint(-12, -28), a + SketchPoint(-24, -70), a + SketchPoint(24, -70),
+                                a + SketchPoint(12, -28)], perSegment: 8)
+        let head = Hand.head(at: a + SketchPoint(12, -28), from: a + SketchPoint(18, -60), size: 10)
+        let found = groups([Hand.circle(a, radius), loop, head])
+        #expect(group(of: 0, in: found)?.strokes == [0], "\(found.map(\.strokes))")
+        #expect(group(of: 1, in: found)?.strokes == [1, 2])
+    }
+
+    @Test func shortArrowWithABigHeadDrawnRightAfterIsOneArrow() throws {
+        // An arrow drawn small: a shaft of 1.3 R and a head 1.4 R across drawn right after it
+        // (as people draw arrows on their own). Drawn later, after another stroke, the same
+        // head is too big for that shaft and stays apart.
+        let start = a + SketchPoint(32, 0), end = start + SketchPoint(40, 0)
+        let shaft = Hand.stroke([start, end])
+        let head = Hand.head(at: end + SketchPoint(2, 0), from: start, size: 24)
+        let rightAfter = groups([Hand.circle(a, radius), Hand.circle(b, radius), shaft, head])
+        let arrow = try #require(group(of: 2, in: rightAfter))
+        #expect(arrow.strokes == [2, 3] && arrow.heads == [3], "\(rightAfter.map(\.strokes))")
+        #expect(!arrow.isReversed)
+        let later = groups([Hand.circle(a, radius), shaft, Hand.circle(b, radius), head])
+        #expect(group(of: 1, in: later)?.strokes == [1], "\(later.map(\.strokes))")
+    }
+
+    @Test func loopWithItsHeadDrawnOnIsNoHeadOfTheShaftBeforeIt() throws {
+        // A short transition from b ends at a's rim; right after it, a self-loop on a whose
+        // stroke ends in a barb pointing out past the loop's reach. The loop comes back to the
+        // rim before its barb: it is a loop, not the shaft's head.
+        let shaft = Hand.stroke([a + SketchPoint(85, 0), a + SketchPoint(35, 0)])
+        let loop = Hand.stroke([a + SketchPoint(20, 22), a + SketchPoint(24, 56), a + SketchPoint(-24, 56),
+                                a + SketchPoint(-20, 22), a + SketchPoint(-32, 40)], perSegment: 8)
+        let found = groups([Hand.circle(a, radius), Hand.circle(b, radius), shaft, loop])
+        #expect(group(of: 3, in: found)?.strokes == [3], "\(found.map(\.strokes))")
+    }
 }
