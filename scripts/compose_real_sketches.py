@@ -5,7 +5,9 @@ reads them: every word up to length 5 is simulated and compared with the languag
 States are real circles (lowvision:circle, eds:circle), a final state's second circle another
 real circle drawn larger round the same centre, transitions and the initial arrow real
 shaft-and-head arrows (mmg:arrowhead, most with the head as a separate stroke), each scaled,
-turned and placed; self-loops are synthetic (the real strokes have none). Each sketch is
+turned and placed, a separate head at the size heads have in real diagrams; self-loops are
+synthetic (the real strokes have none), as long as real ones. Sizes come from the 22 real
+diagrams of fa-diagrams, in units of the state radius R. Each sketch is
 written twice, OUTSIDE the repository's tracked files: one drawing per line, and one stroke
 per line (a head is then a line of its own). Standard library only; called by
 scripts/real-sketches-benchmark.sh.
@@ -98,12 +100,15 @@ def path_length(stroke):
     return sum(math.dist(stroke[i], stroke[i - 1]) for i in range(1, len(stroke)))
 
 
-def place_arrow(strokes, start, tip):
-    """A real arrow turned, scaled and moved so that its shaft runs from `start` to `tip`.
+def place_arrow(strokes, start, tip, head_size):
+    """A real arrow turned, scaled and moved so that it runs from `start` to `tip`.
     The shaft is the long straight stroke (chord times straightness, so a big chevron of a
-    head, bent at its tip, loses to it). With the head in strokes of its own,
-    the shaft's end nearer to them points the way; in one stroke, the tail is the first point
-    and the point farthest from it points the way. The tip is the ink farthest that way."""
+    head, bent at its tip, loses to it). With the head in strokes of its own, the shaft's end
+    nearer to them points the way; the shaft alone then spans `start` to `tip`, and its head
+    strokes are scaled about that end to `head_size` across: drawn between states, a head keeps
+    the size a writer's heads have, while an arrow drawn on its own (as these were) has a head
+    about as long as its shaft. In one stroke, the tail is the first point, the point farthest
+    from it points the way, the tip is the ink farthest that way, and the arrow is scaled whole."""
     shaft = max(strokes, key=lambda stroke: math.dist(stroke[0], stroke[-1]) ** 2 / max(path_length(stroke), 1e-9))
     others = [point for stroke in strokes if stroke is not shaft for point in stroke]
     if others:
@@ -111,11 +116,11 @@ def place_arrow(strokes, start, tip):
         tail, head = sorted((shaft[0], shaft[-1]), key=lambda point: -math.dist(point, middle))
     else:
         tail = shaft[0]
-        head = max(shaft, key=lambda point: math.dist(point, tail))
-    # The tip is the ink farthest along the shaft: a head may sit beyond the shaft's end.
-    axis = (head[0] - tail[0], head[1] - tail[1])
-    head = max((point for stroke in strokes for point in stroke),
-               key=lambda point: (point[0] - tail[0]) * axis[0] + (point[1] - tail[1]) * axis[1])
+        far = max(shaft, key=lambda point: math.dist(point, tail))
+        # The tip is the ink farthest along the shaft: a head may reach beyond the point
+        # farthest from the tail.
+        axis = (far[0] - tail[0], far[1] - tail[1])
+        head = max(shaft, key=lambda point: (point[0] - tail[0]) * axis[0] + (point[1] - tail[1]) * axis[1])
     source_angle = math.atan2(head[1] - tail[1], head[0] - tail[0])
     target_angle = math.atan2(tip[1] - start[1], tip[0] - start[0])
     scale = math.dist(start, tip) / max(math.dist(tail, head), 1e-9)
@@ -126,15 +131,25 @@ def place_arrow(strokes, start, tip):
         dx, dy = point[0] - tail[0], point[1] - tail[1]
         return (start[0] + cos_t * dx - sin_t * dy, start[1] + sin_t * dx + cos_t * dy)
 
-    return [[move(point) for point in stroke] for stroke in strokes]
+    moved = [[move(point) for point in stroke] for stroke in strokes]
+    if not others:
+        return moved
+    end = move(head)
+    head_points = [point for stroke, placed in zip(strokes, moved) if stroke is not shaft for point in placed]
+    x0, y0, x1, y1 = bounds([head_points])
+    factor = head_size / max(x1 - x0, y1 - y0, 1e-9)
+    return [placed if stroke is shaft else [(end[0] + (x - end[0]) * factor, end[1] + (y - end[1]) * factor) for x, y in placed]
+            for stroke, placed in zip(strokes, moved)]
 
 
 def synthetic_loop(rng, center, radius, angle):
     """A self-loop: an arc leaving the rim near `angle`, bulging outward, coming back to the
-    rim with an arrowhead drawn in the same stroke (synthetic: the real strokes have none)."""
+    rim with an arrowhead drawn in the same stroke (synthetic: the real strokes have none), as
+    large as the self-loops of the 22 real diagrams of fa-diagrams (path 3.4-5.6 R, 10th-90th
+    percentile)."""
     out = (math.cos(angle), math.sin(angle))
     side = (-out[1], out[0])
-    half_width, height = radius * rng.uniform(0.35, 0.55), radius * rng.uniform(0.8, 1.3)
+    half_width, height = radius * rng.uniform(0.55, 0.9), radius * rng.uniform(1.0, 1.6)
     points = []
     for step in range(61):
         t = math.pi * step / 60  # from one foot over the top to the other
@@ -144,7 +159,7 @@ def synthetic_loop(rng, center, radius, angle):
     # Head at the end (pointing back into the rim), barbs back along the last direction.
     (ux, uy), (px, py) = points[-1], points[-8]
     direction = math.atan2(uy - py, ux - px)
-    barb = radius * rng.uniform(0.25, 0.4)
+    barb = radius * rng.uniform(0.3, 0.5)
     for sign in (1, -1):
         a = direction + math.pi + sign * rng.uniform(0.4, 0.7)
         if sign == 1:
@@ -187,7 +202,10 @@ def compose(automaton, rng, circles, arrows):
             rims[index] = outer
 
     def arrow(start, tip):
-        return place_arrow(rng.choice(arrows), start, tip)
+        # Head strokes as large as in the 22 real diagrams of fa-diagrams: 0.44-1.40 R across
+        # (10th-90th percentile), median 0.75 R.
+        head_size = radius * min(1.8, max(0.35, rng.lognormvariate(math.log(0.75), 0.49)))
+        return place_arrow(rng.choice(arrows), start, tip, head_size)
 
     # The initial arrow comes from empty space.
     side = automaton["initial_side"] + rotation + rng.uniform(-0.2, 0.2)
