@@ -72,6 +72,12 @@ extension Sketch {
         let drawing = DrawingMeasures(Array(strokes.joined()))
 
         if strokes.count > 1, isDoubleCircle(strokes) { return reading(.circle, .concentricCircles) }
+        // A circle drawn in goes, as one drawing (see `SymbolGrouping.formsOneCircle`; a dot
+        // of ink among them counts too), is no self-loop, though its first arc may leave and
+        // come back to a state's rim.
+        if classified == .circle, strokes.count > 1, SymbolGrouping.formsOneCircle(strokes, eachDrawingAtLeast: 0) {
+            return (StrokeReading(shape: .circle, rule: nil), "")
+        }
         if classified == .arrow || classified == .line { return (StrokeReading(shape: classified!, rule: nil), "") }
         if connectsTwoStates(drawing) { return reading(.arrow, .strokeBetweenStates) }
         if classified != nil, leavesAStateForGood(drawing) { return reading(.arrow, .strokeLeavingState) }

@@ -397,7 +397,7 @@ public enum SymbolGrouping {
     private static func orient(_ strokes: [Int], measures: [DrawingMeasures], scale: Double?) -> SymbolGroup {
         let points = strokes.map { measures[$0].points }
         let allRound = strokes.allSatisfy { measures[$0].isClosedRound || measures[$0].isDoubleRound || measures[$0].isLooselyRound }
-            || formsOneCircle(points)
+            || formsOneCircle(points, eachDrawingAtLeast: 0)
         guard strokes.count > 1, !allRound else {
             return SymbolGroup(
                 strokes: strokes, heads: [], drawing: points, isReversed: false,
@@ -476,13 +476,13 @@ public enum SymbolGrouping {
     }
 
     /// True when the strokes' points together stay about one distance from their centre and go
-    /// all the way round it (every twelfth of the turn holds ink), each stroke drawing a good
-    /// part of it (see `circleGoMinimumShare`).
-    static func formsOneCircle(_ strokes: [[SketchPoint]]) -> Bool {
+    /// all the way round it (every twelfth of the turn holds ink), each stroke drawing at least
+    /// `share` of it (by default `circleGoMinimumShare`).
+    static func formsOneCircle(_ strokes: [[SketchPoint]], eachDrawingAtLeast share: Double = GroupingThresholds.circleGoMinimumShare) -> Bool {
         let measured = DrawingMeasures(strokes.flatMap { $0 }.nonEmptyOrOrigin)
         let circumference = 2 * Double.pi * measured.meanRadius
         guard measured.radialSpread <= StrokeRuleThresholds.roundSpread,
-            strokes.allSatisfy({ Geometry.pathLength($0) >= GroupingThresholds.circleGoMinimumShare * circumference })
+            strokes.allSatisfy({ Geometry.pathLength($0) >= share * circumference })
         else { return false }
         var covered = [Bool](repeating: false, count: 12)
         for point in strokes.joined() {

@@ -146,6 +146,24 @@ struct FixedClassifier: StrokeClassifying {
         #expect(result.reading == StrokeReading(shape: .circle, rule: .concentricCircles))
     }
 
+    @Test func outerCircleDrawnInGoesAsOneDrawingMakesTheStateFinal() throws {
+        // A second circle round q1 drawn in overlapping arcs and a tick as one drawing, the way
+        // a low-vision writer of `real-strokes` draws one: three quarters round from the bottom,
+        // the bottom again, the right side upward. The straightest arc, the right side, alone
+        // leaves q1's rim and comes back to it, like a self-loop.
+        var editor = twoStates()
+        func arc(_ from: Double, _ to: Double, steps: Int = 16) -> Stroke {
+            Stroke((0...steps).map { step in
+                let angle = from + (to - from) * Double(step) / Double(steps)
+                return (right.x + 1.35 * radius * cos(angle), right.y + 1.35 * radius * sin(angle))
+            })
+        }
+        let drawing = [arc(1.75, 5.5), arc(0.7, 2.4), arc(0.6, -0.9), arc(0.75, 0.7, steps: 3)]
+        let result = try add(drawing, to: &editor, as: FixedClassifier(circle: 0.99))
+        #expect(result.outcome.description == "state q1 made final", "\(result.outcome)")
+        #expect(result.reading?.shape == .circle)
+    }
+
     @Test func rejectedStraightArrowFromEmptySpaceIsTheInitialArrow() throws {
         var editor = twoStates()
         let arrow = Pen.arrow(left - SketchPoint(120, 0), left - SketchPoint(45, 0))
