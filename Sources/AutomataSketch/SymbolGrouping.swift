@@ -196,9 +196,10 @@ public enum SymbolGrouping {
 
         // A lone round stroke on another circle's rim, no larger than it, is a self-loop drawn
         // round (a state never overlaps another state).
-        let standsAlone = pieces.indices.map { piece in
+        func isAloneInItsGroup(_ piece: Int) -> Bool {
             pieces[piece].count == 1 && !pieces.indices.contains { $0 != piece && root($0) == root(piece) }
         }
+        let standsAlone = pieces.indices.map(isAloneInItsGroup)
         let isLoopRound = pieces.indices.map { piece in
             guard isRound[piece], standsAlone[piece] else { return false }
             let loop = measures[pieces[piece][0]]
@@ -206,10 +207,8 @@ public enum SymbolGrouping {
                 guard other != piece, isRound[other] else { return false }
                 return pieces[other].contains { stroke in
                     let circle = measures[stroke]
-                    let apart = Geometry.distance(circle.centroid, loop.centroid)
                     return circle.meanRadius >= GroupingThresholds.loopRoundMaxRatio * loop.meanRadius
-                        && apart > GroupingThresholds.concentricOffset * min(circle.meanRadius, loop.meanRadius)
-                        && apart < GroupingThresholds.loopRoundReach * (circle.meanRadius + loop.meanRadius)
+                        && liesOnRim(of: circle, loop)
                 }
             }
         }
@@ -350,8 +349,7 @@ public enum SymbolGrouping {
             // Extensions: a lone open stroke that continues a shaft beyond one of its ends
             // (not the end its heads are at) joins it; it is part of the shaft, not a head.
             let isLone = pieces.indices.map { piece in
-                pieces[piece].count == 1 && !isRound[piece] && !isLooselyRound[piece] && headOf[piece] == nil && tipEnd[piece] == nil
-                    && !pieces.indices.contains { $0 != piece && root($0) == root(piece) }
+                !isRound[piece] && !isLooselyRound[piece] && headOf[piece] == nil && tipEnd[piece] == nil && isAloneInItsGroup(piece)
             }
             for piece in pieces.indices where isLone[piece] && !joinsTwoCircles(measures[pieces[piece][0]], piece: piece) {
                 let stroke = measures[pieces[piece][0]]
@@ -446,13 +444,6 @@ public enum SymbolGrouping {
         }
         let circles = pieces.indices.filter { pieces[$0].count == 1 && measures[pieces[$0][0]].isClosedRound }
             .map { measures[pieces[$0][0]] }
-        func liesOnACircle(_ ring: DrawingMeasures) -> Bool {
-            circles.contains { circle in
-                let apart = Geometry.distance(circle.centroid, ring.centroid)
-                return apart > GroupingThresholds.concentricOffset * min(circle.meanRadius, ring.meanRadius)
-                    && apart < GroupingThresholds.loopRoundReach * (circle.meanRadius + ring.meanRadius)
-            }
-        }
         func ring(from first: Int) -> Int? {
             guard isArc[first] else { return nil }
             var strokes = [measures[pieces[first][0]].points]
@@ -460,7 +451,8 @@ public enum SymbolGrouping {
                 guard isArc[next] else { return nil }
                 strokes.append(measures[pieces[next][0]].points)
                 if formsOneCircle(strokes) {
-                    return liesOnACircle(DrawingMeasures(strokes.flatMap { $0 })) ? nil : next
+                    let ring = DrawingMeasures(strokes.flatMap { $0 })
+                    return circles.contains { liesOnRim(of: $0, ring) } ? nil : next
                 }
             }
             return nil
@@ -473,6 +465,14 @@ public enum SymbolGrouping {
             index = last + 1
         }
         return result
+    }
+
+    /// True when `round` overlaps `circle`'s rim: their centres further apart than concentric
+    /// circles' (`concentricOffset`), nearer than `loopRoundReach` times their radii added.
+    static func liesOnRim(of circle: DrawingMeasures, _ round: DrawingMeasures) -> Bool {
+        let apart = Geometry.distance(circle.centroid, round.centroid)
+        return apart > GroupingThresholds.concentricOffset * min(circle.meanRadius, round.meanRadius)
+            && apart < GroupingThresholds.loopRoundReach * (circle.meanRadius + round.meanRadius)
     }
 
     /// True when the strokes' points together stay about one distance from their centre and go
