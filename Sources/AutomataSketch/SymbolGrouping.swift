@@ -73,6 +73,18 @@ public enum GroupingThresholds {
     /// …which, when no wider than a closed head (`closedHeadMaxExtent`), is nearly straight:
     /// its ends at least this fraction of its path apart.
     public static let rightAfterShaftStraightness = 0.9
+    /// A head drawn right before or after its shaft, lying at its end as a head does (see
+    /// `SymbolGrouping.liesAsHead`), is at most this many R across (real heads, largest side:
+    /// 0.44–1.40 R, 10th–90th percentile, 7% above 1.8 R).
+    public static let lyingHeadMaxExtent = 3.0
+    /// A head lies about its shaft's end: at most this fraction of its size beyond it (a
+    /// shaft may stop short of the head's apex)…
+    public static let headMaxBeyond = 0.5
+    /// …reaching out to each side of the shaft's line at least this fraction of its size…
+    public static let headMinimumSpread = 0.15
+    /// …and bent: its ends at most this fraction of its path apart (a line across the end is
+    /// no head).
+    public static let headMaxStraightness = 0.85
     /// A shaft is at least this many R long (a barb of a two-stroke head is no shaft)…
     public static let shaftMinimum = 1.5
     /// …or at least this many R when it could not itself be the head of a longer shaft (a
@@ -143,6 +155,9 @@ public enum GroupingThresholds {
     public static let loopRoundMaxRatio = 0.9
     /// …when their centres are less than this many times the sum of their radii apart.
     public static let loopRoundReach = 1.2
+    /// A loosely round stroke standing alone, off every circle's rim, is a state drawn
+    /// shakily (it carries no head) when its mean radius is at least this many R.
+    public static let shakyStateMinimumRadius = 0.5
     /// Each of two concentric circles may stray this much from its circle or oval (see
     /// `DrawingMeasures.radialSpread`; a state alone: `StrokeRuleThresholds.roundSpread`).
     public static let looseRoundSpread = 0.6
@@ -219,6 +234,17 @@ public enum SymbolGrouping {
                 || standsAlone[piece] && scale.map { outer.meanRadius < GroupingThresholds.smallCircle * $0 } ?? false
             return (piece, outer.centroid, outer.meanRadius, small)
         }
+        // A stroke going round once with a shakier hand than `isClosedRound` takes is a state's
+        // circle when it is a final state's second circle, or when it stands alone, state-sized
+        // and on no circle's rim. It carries no head (a transition's shaft, or a tick closing
+        // the other circle, drawn beside it would otherwise be taken for one).
+        let isShakyState = pieces.indices.map { piece -> Bool in
+            guard let scale, isLooselyRound[piece], !isRound[piece] else { return false }
+            if pieces.indices.contains(where: { $0 != piece && root($0) == root(piece) && isRound[$0] }) { return true }
+            let stroke = measures[pieces[piece][0]]
+            return standsAlone[piece] && stroke.meanRadius >= GroupingThresholds.shakyStateMinimumRadius * scale
+                && !circles.contains { circle in pieces[circle.piece].contains { liesOnRim(of: measures[$0], stroke) } }
+        }
         /// True when the stroke's ends lie at two different circles (other than the stroke's own
         /// piece): a transition, not a head.
         func joinsTwoCircles(_ stroke: DrawingMeasures, piece: Int) -> Bool {
@@ -275,14 +301,16 @@ public enum SymbolGrouping {
                 // a shaft drawn right before it (see `carriesHeadDrawnRightAfter`).
                 let isBigClosed = !(isSmallRound[head] || isScribble(headMeasures) || extent <= GroupingThresholds.closedHeadMaxExtent * scale
                     || Geometry.distance(headMeasures.start, headMeasures.last) >= GroupingThresholds.headMinimumOpening * headMeasures.pathLength)
-                guard extent <= GroupingThresholds.headMaxExtentRightAfter * scale,
+                guard extent <= GroupingThresholds.lyingHeadMaxExtent * scale,
                     !(isBigClosed && (isRound[head] || headMeasures.isLooselyRound)),
-                    !joinsTwoCircles(headMeasures, piece: head), !isLoopOnACircle(headMeasures),
-                    !(headMeasures.isSimpleOpenStroke && headMeasures.chord >= GroupingThresholds.headMaxShaft * scale)
+                    !joinsTwoCircles(headMeasures, piece: head), !isLoopOnACircle(headMeasures)
                 else { continue }
+                // A simple open stroke as long as a short arrow is one, unless it lies at a
+                // shaft's end as a head does (see `liesAsHead`).
+                let couldBeAnArrow = headMeasures.isSimpleOpenStroke && headMeasures.chord >= GroupingThresholds.headMaxShaft * scale
                 // A round piece on a state's rim is a self-loop, whose head can be a stroke of its own.
                 for shaft in pieces.indices where shaft != head && (!isRound[shaft] || isLoopRound[shaft])
-                    && pieces[shaft].count == 1
+                    && !isShakyState[shaft] && pieces[shaft].count == 1
                 {
                     let shaftMeasures = measures[pieces[shaft][0]]
                     let gapInTime = pieces[head][0] - pieces[shaft][0]
@@ -307,9 +335,14 @@ public enum SymbolGrouping {
                         : gapInTime < 0 ? GroupingThresholds.headFirstPenalty : 0
                     for (end, atStart) in [(shaftMeasures.last, false), (shaftMeasures.start, true)] {
                         let distance = headPoints.map { Geometry.distance($0, end) }.min()!
-                        guard distance <= (rightAfter ? GroupingThresholds.headReachRightAfter : GroupingThresholds.headReach) * scale,
-                            rightAfter || extent <= GroupingThresholds.headMaxExtent * scale
+                        guard distance <= (rightAfter ? GroupingThresholds.headReachRightAfter : GroupingThresholds.headReach) * scale
                         else { continue }
+                        // A bigger head (or one as long as an arrow) drawn right before or after
+                        // its shaft joins it when it lies as a head at that end.
+                        let isBig = extent > (rightAfter ? GroupingThresholds.headMaxExtentRightAfter : GroupingThresholds.headMaxExtent) * scale
+                        if couldBeAnArrow || isBig {
+                            guard abs(gapInTime) == 1, liesAsHead(headMeasures, at: shaftMeasures, atStart: atStart) else { continue }
+                        }
                         candidates.append((head, shaft, atStart, distance / scale + apart))
                     }
                 }
@@ -562,6 +595,30 @@ public enum SymbolGrouping {
             if walked >= reach { return (inward[0], inward[index]) }
         }
         return (inward[0], inward[inward.count - 1])
+    }
+
+    /// True when the stroke lies at the shaft's end as an arrowhead does: bent, about the end
+    /// (at most `headMaxBeyond` of its size beyond it, along the shaft's direction there) and
+    /// reaching out to both sides of the shaft's line, at least `headMinimumSpread` of its
+    /// size each. A transition or state drawn next to the end lies beyond it or to one side.
+    static func liesAsHead(_ head: DrawingMeasures, at shaft: DrawingMeasures, atStart: Bool) -> Bool {
+        let (end, inner) = endAndInner(of: shaft.points, atStart: atStart)
+        let length = Geometry.distance(end, inner)
+        guard length > 0 else { return false }
+        let forward = (end - inner) / length
+        let normal = SketchPoint(-forward.y, forward.x)
+        var beyond = -Double.infinity, left = 0.0, right = 0.0
+        for point in head.points {
+            let offset = point - end
+            beyond = max(beyond, (offset * forward).sum())
+            let across = (offset * normal).sum()
+            left = max(left, across)
+            right = max(right, -across)
+        }
+        let size = Geometry.extent(head.points)
+        return Geometry.distance(head.start, head.last) <= GroupingThresholds.headMaxStraightness * head.pathLength
+            && beyond <= GroupingThresholds.headMaxBeyond * size
+            && min(left, right) >= GroupingThresholds.headMinimumSpread * size
     }
 
     /// How much a stroke looks like a shaft: its extent times its straightness (chord over

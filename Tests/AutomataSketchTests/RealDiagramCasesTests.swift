@@ -1,4 +1,4 @@
-import AutomataSketch
+@testable import AutomataSketch
 import Foundation
 import StrokeImage
 import StrokeKit
@@ -123,7 +123,9 @@ struct RejectsGroupsClassifier: StrokeClassifying {
 
 /// Grouping cases from real diagrams drawn one stroke per line (fa-diagrams, issue 15): heads
 /// filled in by scribbling, a self-loop drawn as a closed circle with its head apart, a head
-/// drawn long before near one end of a shaft whose own head follows it at the other end.
+/// drawn long before near one end of a shaft whose own head follows it at the other end; and
+/// from real people's strokes composed into sketches (issue 9): shaky circles, big heads drawn
+/// right before or after their shaft.
 @Suite struct StrokeGroupingCasesTests {
     let a = SketchPoint(100, 100), b = SketchPoint(300, 100)
     let radius = 30.0
@@ -264,5 +266,72 @@ struct RejectsGroupsClassifier: StrokeClassifying {
                                 a + SketchPoint(-20, 22), a + SketchPoint(-32, 40)], perSegment: 8)
         let found = groups([Hand.circle(a, radius), Hand.circle(b, radius), shaft, loop])
         #expect(group(of: 3, in: found)?.strokes == [3], "\(found.map(\.strokes))")
+    }
+
+    /// A state's circle drawn with a shaky hand, from `startAngle`: three bulges take it a
+    /// quarter of R off round, more than `isClosedRound` allows, still going round once.
+    func shakyCircle(_ center: SketchPoint, _ radius: Double, startAngle: Double = 0.3) -> Stroke {
+        Hand.stroke((0...36).map { index in
+            let angle = startAngle + 2.05 * Double.pi * Double(index) / 36
+            return center + SketchPoint(cos(angle), sin(angle)) * radius * (1 + 0.36 * sin(3 * angle))
+        }, perSegment: 2, wobble: 0.5)
+    }
+
+    @Test func shakyCircleOfAStateTakesNoShaftAsItsHead() throws {
+        // c drawn shakily close to a, ending where a short transition from c to a starts: the
+        // transition is no head of c's circle.
+        let c = a + SketchPoint(100, 0)
+        let circle = shakyCircle(c, radius, startAngle: 3.0)
+        let measures = DrawingMeasures(circle.sketchPoints)
+        #expect(!measures.isClosedRound && measures.isLooselyRound, "the case needs a shaky circle")
+        let end = try #require(circle.sketchPoints.last)
+        let start = end + SketchPoint(-6, 8), tip = a + SketchPoint(34, 4)
+        #expect(Geometry.distance(start, tip) < GroupingThresholds.headMaxShaft * radius, "the case needs a short transition")
+        let found = groups([Hand.circle(a, radius), circle, Hand.stroke([start, tip]), Hand.circle(b + SketchPoint(0, 200), radius)])
+        #expect(group(of: 1, in: found)?.strokes == [1], "\(found.map(\.strokes))")
+        #expect(group(of: 2, in: found)?.strokes == [2])
+    }
+
+    @Test func shakyOuterCircleOfAFinalStateTakesNoTickAsItsHead() throws {
+        // a's inner circle, a tick closing it, then a shaky outer circle: a final state, with
+        // no head (the tick is no head of the outer circle).
+        let found = groups([Hand.circle(a, radius), Hand.stroke([a + SketchPoint(30, -8), a + SketchPoint(31, 10)], perSegment: 5),
+                            shakyCircle(a, 1.3 * radius), Hand.circle(b, radius)])
+        let final = try #require(group(of: 2, in: found))
+        #expect(final.strokes == [0, 2] && final.heads.isEmpty, "\(found.map(\.strokes))")
+    }
+
+    /// A head `size` across the shaft's line, its apex `overshoot` past the shaft's end.
+    func bigHead(atEndOf shaft: (start: SketchPoint, end: SketchPoint), size: Double, overshoot: Double) -> Stroke {
+        let forward = (shaft.end - shaft.start) / ((shaft.end - shaft.start) * (shaft.end - shaft.start)).sum().squareRoot()
+        let apex = shaft.end + forward * overshoot
+        return Hand.head(at: apex, from: shaft.start, size: size)
+    }
+
+    @Test func bigHeadDrawnRightBeforeItsShaftJoinsItWhereItLies() throws {
+        // A head 2.5 R across drawn first, its apex past the shaft's end (the shaft stops
+        // short), then the shaft from a to b: one arrow, toward b. A line across the shaft's
+        // end drawn first instead is no head: a head is bent.
+        let shaft = (start: a + SketchPoint(32, 0), end: b - SketchPoint(40, 0))
+        let head = bigHead(atEndOf: shaft, size: 42, overshoot: 8)
+        #expect(Geometry.extent(head.sketchPoints) > GroupingThresholds.headMaxExtent * radius, "the case needs a big head")
+        let found = groups([Hand.circle(a, radius), Hand.circle(b, radius), head, Hand.stroke([shaft.start, shaft.end])])
+        let arrow = try #require(group(of: 3, in: found))
+        #expect(arrow.strokes == [2, 3] && arrow.heads == [2], "\(found.map(\.strokes))")
+        #expect(!arrow.isReversed)
+        let line = Hand.stroke([shaft.end + SketchPoint(-4, -40), shaft.end + SketchPoint(4, 40)])
+        let crossed = groups([Hand.circle(a, radius), Hand.circle(b, radius), line, Hand.stroke([shaft.start, shaft.end])])
+        #expect(group(of: 3, in: crossed)?.strokes == [3], "\(crossed.map(\.strokes))")
+    }
+
+    @Test func bigHeadDrawnRightAfterItsShaftAtTheStartReversesIt() throws {
+        // A shaft drawn from b to a, then a head wider than any a shaft would carry
+        // otherwise, drawn at the shaft's start: an arrow from a to b.
+        let shaft = (start: b - SketchPoint(34, 0), end: a + SketchPoint(34, 0))
+        let head = bigHead(atEndOf: (start: shaft.end, end: shaft.start), size: 52, overshoot: 6)
+        #expect(Geometry.extent(head.sketchPoints) > GroupingThresholds.headMaxExtentRightAfter * radius, "the case needs a big head")
+        let found = groups([Hand.circle(a, radius), Hand.circle(b, radius), Hand.stroke([shaft.start, shaft.end]), head])
+        let arrow = try #require(group(of: 2, in: found))
+        #expect(arrow.strokes == [2, 3] && arrow.isReversed, "\(found.map(\.strokes))")
     }
 }
