@@ -177,7 +177,9 @@ def synthetic_loop(rng, center, radius, angle):
 def compose(automaton, rng, circles, arrows):
     """The sketch's drawings in drawing order: (strokes, symbols) pairs."""
     radius = math.exp(rng.uniform(math.log(25), math.log(70)))
-    spacing = radius * rng.uniform(4, 5)
+    # States as far apart as in the 22 real diagrams of fa-diagrams: centres of states joined
+    # by a transition 4.7-11.4 R apart (10th-90th percentile), median 7.0 R.
+    spacing = radius * min(11.0, max(4.0, rng.lognormvariate(math.log(7.0), 0.3)))
     rotation = rng.uniform(-0.25, 0.25)
     origin = (rng.uniform(100, 500), rng.uniform(100, 500))
 
@@ -210,7 +212,9 @@ def compose(automaton, rng, circles, arrows):
     # The initial arrow comes from empty space.
     side = automaton["initial_side"] + rotation + rng.uniform(-0.2, 0.2)
     center, rim = centers[automaton["initial"]], rims[automaton["initial"]]
-    far, near = rim * rng.uniform(2.4, 3.2), rim * rng.uniform(1.05, 1.25)
+    # Its shaft as long as the real diagrams' initial arrows: 1.9-3.6 R (10th-90th), median 2.6 R.
+    near = rim * rng.uniform(1.05, 1.25)
+    far = near + radius * min(4.0, max(1.5, rng.lognormvariate(math.log(2.6), 0.25)))
     drawings.append((arrow((center[0] + far * math.cos(side), center[1] + far * math.sin(side)),
                            (center[0] + near * math.cos(side), center[1] + near * math.sin(side))), None))
 
