@@ -262,12 +262,16 @@ public enum SymbolGrouping {
             return first != second
         }
 
+        // The circles a self-loop can sit on: the states' circles, shaky ones too.
+        let loopHosts = circles.filter { !$0.small }.map { (center: $0.center, radius: $0.radius) }
+            + pieces.indices.filter { isShakyState[$0] }.map { piece in
+                (center: measures[pieces[piece][0]].centroid, radius: measures[pieces[piece][0]].meanRadius)
+            }
         /// True when the stroke leaves a circle's rim and comes back to it with its middle
         /// farthest out: a self-loop. (A head at a rim is the other way round: its apex, in
         /// the middle, is nearest to the state, its barbs' ends farther out.)
         func isLoopOnACircle(_ stroke: DrawingMeasures) -> Bool {
-            circles.contains { circle in
-                guard !circle.small else { return false }
+            loopHosts.contains { circle in
                 let reach = circle.radius * (1 + StrokeRuleThresholds.loopReach)
                 guard stroke.pathLength >= GroupingThresholds.loopMinimumPath * circle.radius else { return false }
                 let distances = stroke.points.map { Geometry.distance($0, circle.center) }

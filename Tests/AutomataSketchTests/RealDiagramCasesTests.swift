@@ -292,6 +292,17 @@ struct RejectsGroupsClassifier: StrokeClassifying {
         #expect(group(of: 2, in: found)?.strokes == [2])
     }
 
+    @Test func loopOnAShakyStateIsNoHeadOfTheShaftBeforeIt() throws {
+        // As `loopWithItsHeadDrawnOnIsNoHeadOfTheShaftBeforeIt`, with a's circle drawn shakily.
+        let circle = shakyCircle(a, radius)
+        #expect(!DrawingMeasures(circle.sketchPoints).isClosedRound, "the case needs a shaky circle")
+        let shaft = Hand.stroke([a + SketchPoint(85, 0), a + SketchPoint(35, 0)])
+        let loop = Hand.stroke([a + SketchPoint(20, 22), a + SketchPoint(24, 56), a + SketchPoint(-24, 56),
+                                a + SketchPoint(-20, 22), a + SketchPoint(-32, 40)], perSegment: 8)
+        let found = groups([circle, Hand.circle(b, radius), shaft, loop])
+        #expect(group(of: 3, in: found)?.strokes == [3], "\(found.map(\.strokes))")
+    }
+
     @Test func shakyOuterCircleOfAFinalStateTakesNoTickAsItsHead() throws {
         // a's inner circle, a tick closing it, then a shaky outer circle: a final state, with
         // no head (the tick is no head of the outer circle).
