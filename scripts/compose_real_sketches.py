@@ -142,11 +142,21 @@ def place_arrow(strokes, start, tip, head_size):
             for stroke, placed in zip(strokes, moved)]
 
 
-def synthetic_loop(rng, center, radius, angle):
-    """A self-loop: an arc leaving the rim near `angle`, bulging outward, coming back to the
-    rim with an arrowhead drawn in the same stroke (synthetic: the real strokes have none), as
-    large as the self-loops of the 22 real diagrams of fa-diagrams (path 3.4-5.6 R, 10th-90th
-    percentile)."""
+def ink_radius(strokes, center, angle, fallback):
+    """How far from `center` the circle's ink lies about `angle` (a real circle is no exact
+    circle: scaled to its longer side, its ink can lie well inside the nominal radius)."""
+    def off(point):
+        turn = math.atan2(point[1] - center[1], point[0] - center[0]) - angle
+        return abs(math.atan2(math.sin(turn), math.cos(turn)))
+    near = sorted(math.dist(point, center) for stroke in strokes for point in stroke if off(point) < 0.3)
+    return near[len(near) // 2] if near else fallback
+
+
+def synthetic_loop(rng, center, radius, angle, rim_radius):
+    """A self-loop: an arc leaving the rim (the state's ink, `rim_radius` from `center`) near
+    `angle`, bulging outward, coming back to the rim with an arrowhead drawn in the same stroke
+    (synthetic: the real strokes have none), as large as the self-loops of the 22 real
+    diagrams of fa-diagrams (path 3.4-5.6 R, 10th-90th percentile)."""
     out = (math.cos(angle), math.sin(angle))
     side = (-out[1], out[0])
     half_width, height = radius * rng.uniform(0.55, 0.9), radius * rng.uniform(1.0, 1.6)
@@ -167,7 +177,7 @@ def synthetic_loop(rng, center, radius, angle):
             points.append((ux, uy))
         else:
             points.append((ux + barb * math.cos(a), uy + barb * math.sin(a)))
-    rim = (center[0] + out[0] * radius * 0.95, center[1] + out[1] * radius * 0.95)
+    rim = (center[0] + out[0] * rim_radius * 0.95, center[1] + out[1] * rim_radius * 0.95)
     return [[(rim[0] + u * side[0] + v * out[0], rim[1] + u * side[1] + v * out[1]) for u, v in points]]
 
 
@@ -191,8 +201,10 @@ def compose(automaton, rng, circles, arrows):
     centers = [at(position) for position in automaton["positions"]]
     rims = [radius * rng.uniform(0.9, 1.1) for _ in centers]
     drawings = []
+    outermost = []  # each state's outer circle as drawn
     for index, center in enumerate(centers):
         drawings.append((place_circle(rng.choice(circles), center, rims[index]), None))
+        outermost.append(drawings[-1][0])
         if index in automaton["finals"]:
             # A second circle round the state: larger, a little off-centre.
             outer = rims[index] * rng.uniform(1.2, 1.35)
@@ -202,6 +214,7 @@ def compose(automaton, rng, circles, arrows):
                                                                 center[1] + offset * math.sin(direction)), outer),
                              None))
             rims[index] = outer
+            outermost[index] = drawings[-1][0]
 
     def arrow(start, tip):
         # Head strokes as large as in the 22 real diagrams of fa-diagrams: 0.44-1.40 R across
@@ -233,8 +246,9 @@ def compose(automaton, rng, circles, arrows):
         tip = (tx - ux * end + lx * shift, ty - uy * end + ly * shift)
         rest.append((arrow(start, tip), symbols.split(",")))
     for state, angle, symbols in automaton["loops"]:
-        rest.append((synthetic_loop(rng, centers[state], rims[state], angle + rotation + rng.uniform(-0.3, 0.3)),
-                     symbols.split(",")))
+        angle += rotation + rng.uniform(-0.3, 0.3)
+        rim_radius = ink_radius(outermost[state], centers[state], angle, rims[state])
+        rest.append((synthetic_loop(rng, centers[state], rims[state], angle, rim_radius), symbols.split(",")))
     rng.shuffle(rest)
     return drawings + rest
 
