@@ -157,8 +157,6 @@ def synthetic_loop(rng, center, radius, angle, rim_radius):
     `angle`, bulging outward, coming back to the rim with an arrowhead drawn in the same stroke
     (synthetic: the real strokes have none), as large as the self-loops of the 22 real
     diagrams of fa-diagrams (path 3.4-5.6 R, 10th-90th percentile)."""
-    out = (math.cos(angle), math.sin(angle))
-    side = (-out[1], out[0])
     half_width, height = radius * rng.uniform(0.55, 0.9), radius * rng.uniform(1.0, 1.6)
     points = []
     for step in range(61):
@@ -177,8 +175,18 @@ def synthetic_loop(rng, center, radius, angle, rim_radius):
             points.append((ux, uy))
         else:
             points.append((ux + barb * math.cos(a), uy + barb * math.sin(a)))
-    rim = (center[0] + out[0] * rim_radius * 0.95, center[1] + out[1] * rim_radius * 0.95)
-    return [[(rim[0] + u * side[0] + v * out[0], rim[1] + u * side[1] + v * out[1]) for u, v in points]]
+    # u along the tangent at the rim (the state's ink), v out of it; the feet, off the tangent's
+    # touching point, are pulled in onto the rim, less the higher up the loop.
+    out = (math.cos(angle), math.sin(angle))
+    side = (-out[1], out[0])
+    base = rim_radius * 0.95
+
+    def place(u, v):
+        x, y = base * out[0] + u * side[0] + v * out[0], base * out[1] + u * side[1] + v * out[1]
+        pull = (math.hypot(base, u) - base) * max(0.0, 1 - v / height)
+        length = math.hypot(x, y)
+        return (center[0] + x * (1 - pull / length), center[1] + y * (1 - pull / length))
+    return [[place(u, v) for u, v in points]]
 
 
 # ---------------------------------------------------------------------------------------------
