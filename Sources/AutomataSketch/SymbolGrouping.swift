@@ -186,7 +186,16 @@ public enum SymbolGrouping {
             piece.allSatisfy { measures[$0].isClosedRound || measures[$0].isDoubleRound }
                 || (piece.count > 1 && piece.allSatisfy { measures[$0].isLooselyRound } && concentric(piece.map { measures[$0] }))
         }
-        let roundRadii = pieces.indices.filter { isRound[$0] }.flatMap { pieces[$0].map { measures[$0].meanRadius } }.sorted()
+        // R: the median radius of the states' circles (those drawn in goes too), a final
+        // state's outer circle left out (with it, two states of which one is final would
+        // measure R by the outer circle).
+        let roundStrokes = pieces.indices.filter { isRound[$0] }.flatMap { pieces[$0] }.map { measures[$0] }
+            + pieces.filter { $0.count > 1 && formsOneCircle($0.map { measures[$0].points }) }.map { piece in
+                DrawingMeasures(piece.flatMap { measures[$0].points })
+            }
+        let roundRadii = roundStrokes.filter { circle in
+            !roundStrokes.contains { $0.meanRadius < circle.meanRadius && concentric([$0, circle]) }
+        }.map(\.meanRadius).sorted()
         let scale = roundRadii.isEmpty ? nil : roundRadii[roundRadii.count / 2]
 
         var parent = Array(pieces.indices)

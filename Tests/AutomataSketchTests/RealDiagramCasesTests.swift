@@ -303,6 +303,19 @@ struct RejectsGroupsClassifier: StrokeClassifying {
         #expect(group(of: 3, in: found)?.strokes == [3], "\(found.map(\.strokes))")
     }
 
+    @Test func finalStateDrawnInGoesDoesNotMeasureRByItsOuterCircle() throws {
+        // b is final, its inner circle drawn in two goes, its outer circle 1.35 R; a, plain,
+        // has the loop of `loopWithItsHeadDrawnOnIsNoHeadOfTheShaftBeforeIt`. R is the states'
+        // radius, not the outer circle's, so a is state-sized and its loop a loop.
+        let strokes = [Hand.circle(a, radius), arc(b, from: 0, to: 3.6), arc(b, from: 3.4, to: 6.4),
+                       Hand.circle(b, 1.35 * radius), Hand.stroke([a + SketchPoint(85, 0), a + SketchPoint(35, 0)]),
+                       Hand.stroke([a + SketchPoint(20, 22), a + SketchPoint(24, 56), a + SketchPoint(-24, 56),
+                                    a + SketchPoint(-20, 22), a + SketchPoint(-32, 40)], perSegment: 8)]
+        let found = groups(strokes)
+        #expect(group(of: 1, in: found)?.strokes.starts(with: [1, 2]) == true, "\(found.map(\.strokes))")
+        #expect(group(of: 5, in: found)?.strokes == [5], "\(found.map(\.strokes))")
+    }
+
     @Test func shakyOuterCircleOfAFinalStateTakesNoTickAsItsHead() throws {
         // a's inner circle, a tick closing it, then a shaky outer circle: a final state, with
         // no head (the tick is no head of the outer circle).
