@@ -53,7 +53,8 @@ public struct SymbolGroup: Hashable, Sendable {
 }
 
 /// Thresholds of the grouping stage, relative to the sketch's typical state radius R (the
-/// median radius of its closed round strokes), like `StrokeRuleThresholds`.
+/// median radius of its states' circles: closed round strokes and circles drawn in goes, a
+/// final state's outer circle left out), like `StrokeRuleThresholds`.
 public enum GroupingThresholds {
     /// A head stroke is at most this many R across (real heads are 0.5–1.5 R; a short
     /// transition between neighbouring states is longer)…
