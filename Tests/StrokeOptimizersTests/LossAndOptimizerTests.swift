@@ -71,6 +71,70 @@ import Darwin
         }
     }
 
+    @Test(arguments: [Float(1), 2.5])
+    func softTargetGradientMatchesFiniteDifferences(temperature: Float) {
+        // Loss = (1 − A)·CE(label) + A·T²·CE(q, softmax(z/T)); the gradient comes from the
+        // same call, the numeric one from the loss it reports.
+        let (batch, classes) = (4, 3)
+        let labels = [0, 2, 1, 2]
+        var logits = GradientCheck.randomValues(batch * classes, in: -3...3, seed: 72)
+        let teacher = Tensor(shape: [batch, classes], values: GradientCheck.randomValues(batch * classes, in: -4...4, seed: 73))
+        let targets = SoftmaxCrossEntropy.SoftTargets(teacherLogits: teacher, weight: 0.7, temperature: temperature)
+        var gradient = Tensor(shape: [batch, classes])
+        let scale = 1 / Float(batch)
+        _ = SoftmaxCrossEntropy.evaluate(logits: Tensor(shape: [batch, classes], values: logits), labels: labels,
+                                         softTargets: targets, gradientScale: scale, gradient: &gradient)
+        let mismatches = GradientCheck.compare(name: "logits (T = \(temperature))", values: &logits, analytic: gradient.values,
+                                               epsilon: 1e-2, tolerance: 1e-2) { values in
+            var unused = Tensor(shape: [batch, classes])
+            let result = SoftmaxCrossEntropy.evaluate(logits: Tensor(shape: [batch, classes], values: values), labels: labels,
+                                                      softTargets: targets, gradientScale: scale, gradient: &unused)
+            return result.lossSum * Double(scale)
+        }
+        #expect(mismatches.isEmpty, "\(mismatches)")
+    }
+
+    @Test func softTargetsAtTemperatureOneGiveSoftmaxMinusTheMixedTarget() {
+        // With T = 1 the gradient is p − ((1 − A)·onehot + A·q).
+        let (batch, classes) = (2, 4)
+        let labels = [1, 3]
+        let logits = GradientCheck.randomValues(batch * classes, in: -3...3, seed: 74)
+        let q = Tensor(shape: [batch, classes], values: [0.1, 0.6, 0.2, 0.1, 0.25, 0.25, 0, 0.5])
+        var gradient = Tensor(shape: [batch, classes])
+        _ = SoftmaxCrossEntropy.evaluate(logits: Tensor(shape: [batch, classes], values: logits), labels: labels,
+                                         softTargets: .init(probabilities: q, weight: 0.4), gradientScale: 1, gradient: &gradient)
+        for row in 0..<batch {
+            var p = Array(logits[(row * classes)..<((row + 1) * classes)])
+            p.withUnsafeMutableBufferPointer { Softmax.apply($0) }
+            for k in 0..<classes {
+                let target = 0.6 * (k == labels[row] ? 1 : 0) + 0.4 * q.values[row * classes + k]
+                let expected = p[k] - target, value = gradient.values[row * classes + k]
+                #expect(abs(value - expected) <= 1e-6,
+                        "row \(row) class \(k): gradient \(value), p − target \(expected), tolerance 1e-6")
+            }
+        }
+    }
+
+    @Test func zeroSoftWeightGivesExactlyTheHardLabelGradient() {
+        // Margins up to 30 included: the hard-label path's careful label gradient must survive.
+        let logits: [Float] = [8, 0, -1, 0.5, 0, 17, 2, -3, 1, -2, 30, 0, 0.3, -0.2, 0.1, 0.4]
+        let labels = [0, 1, 2, 3]
+        let (batch, classes) = (4, 4)
+        let teacher = Tensor(shape: [batch, classes], values: GradientCheck.randomValues(batch * classes, in: -5...5, seed: 75))
+        for temperature: Float in [1, 3] {
+            var hard = Tensor(shape: [batch, classes]), mixed = Tensor(shape: [batch, classes])
+            let plain = SoftmaxCrossEntropy.evaluate(logits: Tensor(shape: [batch, classes], values: logits), labels: labels,
+                                                     gradientScale: 0.25, gradient: &hard)
+            let withTeacher = SoftmaxCrossEntropy.evaluate(
+                logits: Tensor(shape: [batch, classes], values: logits), labels: labels,
+                softTargets: .init(teacherLogits: teacher, weight: 0, temperature: temperature), gradientScale: 0.25,
+                gradient: &mixed)
+            #expect(mixed.values == hard.values, "T = \(temperature): weight 0 gave \(mixed.values), labels alone \(hard.values)")
+            #expect(withTeacher.lossSum == plain.lossSum && withTeacher.correct == plain.correct,
+                    "T = \(temperature): loss \(withTeacher.lossSum) vs \(plain.lossSum)")
+        }
+    }
+
     @Test func adamFirstStepMovesEachWeightByTheLearningRate() {
         // With bias correction, Adam's first step is lr · g / (|g| + ε') ≈ lr · sign(g).
         let parameter = Parameter(name: "w", value: Tensor(shape: [3], values: [1, -2, 0.5]))
