@@ -56,6 +56,16 @@ public final class Trainer {
         if let patience = configuration.patience, patience < 1 {
             throw TrainingError.invalidConfiguration("patience must be at least 1")
         }
+        if let distillation = configuration.distillation {
+            guard (0...1).contains(distillation.weight) else {
+                throw TrainingError.invalidConfiguration("distillation weight must be in 0...1")
+            }
+            guard distillation.temperature > 0, distillation.temperature.isFinite else {
+                throw TrainingError.invalidConfiguration("distillation temperature must be positive")
+            }
+            let student = try Network(architecture: configuration.architecture, classCount: classes.count)
+            try distillation.teacher.checkCompatible(classes: classes, input: student)
+        }
         self.configuration = configuration
         self.classes = classes
     }
@@ -100,7 +110,12 @@ public final class Trainer {
         for replica in replicas.dropFirst() { replica.copyParameters(from: master) }
 
         let batchCount = (train.count + config.batchSize - 1) / config.batchSize
-        let workers = replicas.map { WorkerState(network: $0, classCount: classes.count) }
+        // One teacher engine per worker: an InferenceEngine owns its buffers.
+        let workers = try replicas.map { replica in
+            WorkerState(network: replica, classCount: classes.count, distillation: try config.distillation.map {
+                (engine: InferenceEngine(network: try $0.teacher.makeNetwork()), weight: $0.weight, temperature: $0.temperature)
+            })
+        }
         /// The run's state now, for a checkpoint.
         func snapshot() -> TrainingCheckpoint {
             var state = run
@@ -221,6 +236,9 @@ public final class Trainer {
             + "\(config.optimizer) \(config.weightDecay) \(config.seed) \(config.patience ?? 0) \(config.workers) "
             + "\(config.schedule) \(config.augmentation.map { "\(type(of: $0))" } ?? "none") \(classes)"
         mix(settings.utf8)
+        if let distillation = config.distillation {
+            mix("distill \(distillation.weight) \(distillation.temperature) \(distillation.teacher.fingerprint)".utf8)
+        }
         for examples in [train, validation ?? LabeledExamples(images: [], labels: [], sources: [])] {
             mix("|\(examples.count)|".utf8)
             for (image, label) in zip(examples.images, examples.labels) {
@@ -295,13 +313,16 @@ private struct UncheckedSendable<Value>: @unchecked Sendable {
 private final class WorkerState: @unchecked Sendable {
     let network: Network
     let classCount: Int
+    /// The teacher's fast path (this worker's own) and the soft-target weight and temperature.
+    let distillation: (engine: InferenceEngine, weight: Float, temperature: Float)?
     var labels: [Int] = []
     var lossSum = 0.0
     var correct = 0
 
-    init(network: Network, classCount: Int) {
+    init(network: Network, classCount: Int, distillation: (engine: InferenceEngine, weight: Float, temperature: Float)?) {
         self.network = network
         self.classCount = classCount
+        self.distillation = distillation
     }
 
     /// Forward and backward on `indices`; leaves the replica's parameter gradients set to
@@ -328,10 +349,20 @@ private final class WorkerState: @unchecked Sendable {
                 }
                 ModelInput.fill(image, into: buffer + offset * imageSize)
             }
+            // The teacher sees exactly the (augmented) images the student does.
+            distillation?.engine.forward(batch: indices.count, images: UnsafePointer(buffer))
+        }
+        let softTargets = distillation.map { teacher in
+            teacher.engine.withLogits { logits in
+                SoftmaxCrossEntropy.SoftTargets(
+                    teacherLogits: Tensor(shape: [indices.count, classCount], values: Array(logits)),
+                    weight: teacher.weight, temperature: teacher.temperature)
+            }
         }
         network.backward { gradient in
             let result = SoftmaxCrossEntropy.evaluate(
-                logits: network.logits, labels: labels, gradientScale: gradientScale, gradient: &gradient)
+                logits: network.logits, labels: labels, softTargets: softTargets, gradientScale: gradientScale,
+                gradient: &gradient)
             lossSum = result.lossSum
             correct = result.correct
         }

@@ -26,6 +26,8 @@ public struct TrainingConfiguration: Sendable {
     public var schedule: LearningRateSchedule = .constant
     /// Random image transforms applied to each training image every epoch; nil = none.
     public var augmentation: (any TrainingAugmentation)? = nil
+    /// Also learn from a teacher's soft targets; nil = labels only.
+    public var distillation: Distillation? = nil
 
     public init() {}
 }

@@ -11,6 +11,8 @@ public enum TrainingError: Error, CustomStringConvertible, Equatable {
     case badCheckpoint(path: String, problem: String)
     /// A checkpoint belongs to another run (other data or configuration).
     case checkpointMismatch(path: String)
+    /// A distillation teacher that cannot teach this student (other classes or input).
+    case teacherMismatch(source: String, problem: String)
 
     public var description: String {
         switch self {
@@ -31,6 +33,8 @@ public enum TrainingError: Error, CustomStringConvertible, Equatable {
         case .checkpointMismatch(let path):
             "\(path) was written by a run with other training data or settings; resume it with the same "
                 + "dataset and flags, or start a new run"
+        case .teacherMismatch(let source, let problem):
+            "\(source): cannot be the teacher of this run: \(problem)"
         }
     }
 }

@@ -22,11 +22,32 @@ public struct TrainingRecipe: Sendable {
     public var validationFraction: Double
     /// How the model file stores the weights; cross-validation scores the weights as stored.
     public var precision: TensorDType
+    /// Distil from a teacher this recipe trains first, on the same training data as the
+    /// student (in cross-validation: on each fold's training part only, so that no teacher
+    /// has seen the fold it is scored on); nil = no such teacher.
+    public var teacherRecipe: TeacherRecipe?
+
+    /// The teacher a run trains for itself: this recipe with another architecture and
+    /// storage, no teacher of its own; its soft targets count `weight` at `temperature`.
+    public struct TeacherRecipe: Sendable {
+        public var architecture: ArchitectureSpec
+        public var precision: TensorDType
+        public var weight: Float
+        public var temperature: Float
+
+        public init(architecture: ArchitectureSpec = .default, precision: TensorDType = .float16,
+                    weight: Float = 0.5, temperature: Float = 1) {
+            self.architecture = architecture
+            self.precision = precision
+            self.weight = weight
+            self.temperature = temperature
+        }
+    }
 
     public init(
         data: LabeledImageDataset, configuration: TrainingConfiguration, syntheticPerClass: Int = 0,
         negatives: Int = 0, rejectBelow: Float? = nil, validationFraction: Double = 0.2,
-        precision: TensorDType = .float32
+        precision: TensorDType = .float32, teacherRecipe: TeacherRecipe? = nil
     ) {
         self.data = data
         self.configuration = configuration
@@ -35,6 +56,30 @@ public struct TrainingRecipe: Sendable {
         self.rejectBelow = rejectBelow
         self.validationFraction = validationFraction
         self.precision = precision
+        self.teacherRecipe = teacherRecipe
+    }
+
+    /// With a `teacherRecipe`: trains the teacher on `training` (choosing its best epoch on
+    /// `validation`, as the student does) and returns this recipe with the student
+    /// configured to distil from it, as stored (F16 rounding included). Without one, self.
+    public func withTrainedTeacher(
+        _ training: LabeledExamples, validation: LabeledExamples?, source: String,
+        progress: (TrainingProgress) -> Void = { _ in }
+    ) throws -> TrainingRecipe {
+        guard let teacherRecipe else { return self }
+        var teacher = self
+        teacher.teacherRecipe = nil
+        teacher.configuration.distillation = nil
+        teacher.configuration.architecture = teacherRecipe.architecture
+        teacher.precision = teacherRecipe.precision
+        let result = try Trainer(configuration: teacher.configuration, classes: classes)
+            .train(training, validation: validation, progress: progress)
+        var student = self
+        student.teacherRecipe = nil
+        student.configuration.distillation = Distillation(
+            teacher: Teacher(network: try teacher.storedNetwork(result), classes: classes, source: source),
+            weight: teacherRecipe.weight, temperature: teacherRecipe.temperature)
+        return student
     }
 
     /// The model's classes: the dataset's, then `none` when training with negatives.
@@ -87,6 +132,13 @@ public struct TrainingRecipe: Sendable {
         if syntheticPerClass > 0 { parts.append("--synthetic \(syntheticPerClass)") }
         if negatives > 0 { parts.append("--negatives \(negatives)") }
         if let rejectBelow { parts.append("--reject-below \(rejectBelow)") }
+        if let teacherRecipe {
+            parts.append("--teacher-arch \(teacherRecipe.architecture.description) --distill-weight \(teacherRecipe.weight) "
+                         + "--distill-temperature \(teacherRecipe.temperature)")
+        } else if let distillation = config.distillation {
+            parts.append("--teacher \(distillation.teacher.source) --distill-weight \(distillation.weight) "
+                         + "--distill-temperature \(distillation.temperature)")
+        }
         switch precision {
         case .float32: break
         case .float16: parts.append("--precision fp16")
