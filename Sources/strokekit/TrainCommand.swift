@@ -89,6 +89,25 @@ struct TrainCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also reject predictions whose confidence is below P (stored in the model).", valueName: "P"))
     var rejectBelow: Float?
 
+    @Option(help: ArgumentHelp(
+        "Distil from this model (soft targets on the same augmented images); same classes as this run. Not with --folds.",
+        valueName: "file"))
+    var teacher: String?
+
+    @Option(help: ArgumentHelp(
+        "Distil from a teacher of this architecture trained first with this run's other flags (fp16 storage) on the "
+            + "same training data; with --folds, one teacher per fold on that fold's training part.",
+        valueName: "spec"))
+    var teacherArch: String?
+
+    @Option(help: ArgumentHelp("Weight A of the teacher's soft targets: loss = (1-A)·CE(label) + A·T²·CE(teacher).",
+                               valueName: "A"))
+    var distillWeight: Float = 0.5
+
+    @Option(help: ArgumentHelp("Temperature T of the teacher's and student's softmax in the soft-target loss.",
+                               valueName: "T"))
+    var distillTemperature: Float = 1
+
     @Option(help: ArgumentHelp("Write a report: .html page (curves, evaluation) or .png heatmap.", valueName: "file"))
     var report: String?
 
@@ -116,6 +135,16 @@ struct TrainCommand: ParsableCommand {
         guard synthetic >= 0, negatives >= 0 else { throw ValidationError("--synthetic and --negatives must be >= 0") }
         if let rejectBelow, !(0...1).contains(rejectBelow) { throw ValidationError("--reject-below must be in 0...1") }
         if let report { try ReportOutput.validate(report) }
+        if teacher != nil && teacherArch != nil { throw ValidationError("give --teacher FILE or --teacher-arch SPEC, not both") }
+        if teacher != nil && folds != nil {
+            throw ValidationError("--teacher with --folds would leak the held-out folds (the teacher was trained on them); "
+                                  + "use --teacher-arch SPEC to train a teacher per fold")
+        }
+        guard (0...1).contains(distillWeight) else { throw ValidationError("--distill-weight must be in 0...1") }
+        guard distillTemperature > 0, distillTemperature.isFinite else { throw ValidationError("--distill-temperature must be positive") }
+        if let teacherArch {
+            do { _ = try ArchitectureSpec(parsing: teacherArch) } catch { throw ValidationError("--teacher-arch: \(error)") }
+        }
         if folds == nil {
             let folder = URL(fileURLWithPath: output).deletingLastPathComponent().path
             var isDirectory: ObjCBool = false
@@ -140,7 +169,11 @@ struct TrainCommand: ParsableCommand {
         let recipe = TrainingRecipe(
             data: try dataset.load(), configuration: try configuration(), syntheticPerClass: synthetic,
             negatives: negatives, rejectBelow: rejectBelow, validationFraction: validationSplit,
-            precision: Self.precisions[precision]!)
+            precision: Self.precisions[precision]!,
+            teacherRecipe: try teacherArch.map {
+                TrainingRecipe.TeacherRecipe(architecture: try ArchitectureSpec(parsing: $0),
+                                             weight: distillWeight, temperature: distillTemperature)
+            })
         let view = TrainingProgressView(json: json, logFile: try log.map { try EpochLog(path: $0) })
         if let folds {
             try crossValidate(recipe, folds: folds, view: view)
@@ -188,6 +221,11 @@ struct TrainCommand: ParsableCommand {
         configuration.patience = patience
         configuration.workers = workers
         configuration.augmentation = augment ? ImageAugmentation.default : nil
+        if let teacher {
+            configuration.distillation = Distillation(
+                teacher: try Teacher(contentsOf: URL(fileURLWithPath: teacher)), weight: distillWeight,
+                temperature: distillTemperature)
+        }
         return configuration
     }
 
@@ -199,7 +237,9 @@ struct TrainCommand: ParsableCommand {
         if !json && training.count > split.train.count {
             Terminal.note("plus \(training.count - split.train.count) synthetic training images")
         }
-        let result = try Trainer(configuration: recipe.configuration, classes: recipe.classes)
+        let student = try recipe.withTrainedTeacher(training, validation: validation, source: "teacher (--teacher-arch)",
+                                                    progress: { view.show($0, label: "teacher") })
+        let result = try Trainer(configuration: student.configuration, classes: recipe.classes)
             .train(training, validation: validation, checkpointing: checkpointing(), resumingFrom: checkpoint,
                    progress: { view.show($0) })
         let metadata = recipe.metadata(for: result)
