@@ -110,6 +110,8 @@ public final class Trainer {
         for replica in replicas.dropFirst() { replica.copyParameters(from: master) }
 
         let batchCount = (train.count + config.batchSize - 1) / config.batchSize
+        let team = WorkerRounds(size: workerCount)
+        defer { team.stop() }
         // One teacher engine per worker: an InferenceEngine owns its buffers.
         let workers = try replicas.map { replica in
             WorkerState(network: replica, classCount: classes.count, distillation: try config.distillation.map {
@@ -154,9 +156,9 @@ public final class Trainer {
                     workers[worker].step(chunks[worker], examples: train, gradientScale: scale,
                                          augmentation: augmentation, seed: seed, epoch: epoch)
                 }
-                if workerCount == 1 { step(0) } else { DispatchQueue.concurrentPerform(iterations: workerCount, execute: step) }
+                team.run(step)
                 optimizer.beginStep(master.parameters)
-                combineGradientsAndUpdate(replicas, optimizer: optimizer)
+                combineGradientsAndUpdate(replicas, optimizer: optimizer, team: team)
 
                 let batchLoss = workers.reduce(0) { $0 + $1.lossSum }
                 guard batchLoss.isFinite else {
@@ -266,7 +268,7 @@ public final class Trainer {
     /// parameter's elements, adds the replicas' gradients into the master's (in replica
     /// order, so the sum is deterministic), updates those elements with `optimizer`, and
     /// copies the new values to the replicas. `optimizer.beginStep` must have run.
-    private func combineGradientsAndUpdate(_ replicas: [Network], optimizer: any Optimizer) {
+    private func combineGradientsAndUpdate(_ replicas: [Network], optimizer: any Optimizer, team: WorkerRounds) {
         let parts = replicas.count
         withParameterBuffers(of: replicas) { buffers in
             let shared = UncheckedSendable((buffers, optimizer))
@@ -288,7 +290,7 @@ public final class Trainer {
                     }
                 }
             }
-            if parts == 1 { combine(0) } else { DispatchQueue.concurrentPerform(iterations: parts, execute: combine) }
+            team.run(combine)
         }
     }
 
