@@ -5,7 +5,7 @@
 # Usage: scripts/tsan.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-filter='ShapeClassifierTests|TrainerTests|CheckpointTests'
+filter='ShapeClassifierTests|TrainerTests|CheckpointTests|WorkerTeamTests'
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 echo "tsan: building the tests with -sanitize=thread (own build folder .build-tsan)" >&2
