@@ -59,15 +59,12 @@ public struct Teacher: Sendable {
     /// FNV-1a over the architecture, classes and weights: identifies the teacher in a
     /// run's fingerprint.
     var fingerprint: String {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        func mix<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
-            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
-        }
-        mix("\(architecture) \(classes)".utf8)
+        var hash = FNV1a()
+        hash.mix("\(architecture) \(classes)".utf8)
         for values in weights {
-            values.withUnsafeBytes { mix($0) }
+            values.withUnsafeBytes { hash.mix($0) }
         }
-        return String(hash, radix: 16)
+        return hash.hex
     }
 }
 

@@ -229,26 +229,23 @@ public final class Trainer {
     /// Identifies a run: the configuration, the classes and every training and validation
     /// example (FNV-1a, 64 bits), so that a checkpoint resumes only the run that wrote it.
     private func runFingerprint(_ train: LabeledExamples, _ validation: LabeledExamples?) -> String {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        func mix<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
-            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
-        }
+        var hash = FNV1a()
         let config = configuration
         let settings = "\(config.architecture) \(config.epochs) \(config.batchSize) \(config.learningRate) "
             + "\(config.optimizer) \(config.weightDecay) \(config.seed) \(config.patience ?? 0) \(config.workers) "
             + "\(config.schedule) \(config.augmentation.map { "\(type(of: $0))" } ?? "none") \(classes)"
-        mix(settings.utf8)
+        hash.mix(settings.utf8)
         if let distillation = config.distillation {
-            mix("distill \(distillation.weight) \(distillation.temperature) \(distillation.teacher.fingerprint)".utf8)
+            hash.mix("distill \(distillation.weight) \(distillation.temperature) \(distillation.teacher.fingerprint)".utf8)
         }
         for examples in [train, validation ?? LabeledExamples(images: [], labels: [], sources: [])] {
-            mix("|\(examples.count)|".utf8)
+            hash.mix("|\(examples.count)|".utf8)
             for (image, label) in zip(examples.images, examples.labels) {
-                mix(String(label).utf8)
-                mix(image.pixels)
+                hash.mix(String(label).utf8)
+                hash.mix(image.pixels)
             }
         }
-        return String(hash, radix: 16)
+        return hash.hex
     }
 
     /// Contiguous, nearly equal chunks (the first ones one longer when it does not divide).
