@@ -85,8 +85,8 @@ public enum SoftmaxCrossEntropy {
                     let maxLogit = row[maxIndex]
                     var sum: Double = 0
                     for k in 0..<classes { sum += exp(Double(row[k] - maxLogit)) }
-                    let logSum = log(sum)
-                    lossSum += logSum - Double(row[label] - maxLogit)
+                    let hardLoss = log(sum) - Double(row[label] - maxLogit)
+                    lossSum += hardLoss
                     if maxIndex == label { correct += 1 }
                     // d(loss)/d(logits) = softmax − onehot, with the same softmax inference uses.
                     let probabilities = UnsafeMutableBufferPointer(start: gradientRow, count: classes)
@@ -99,8 +99,8 @@ public enum SoftmaxCrossEntropy {
                     for k in 0..<classes where k != label { others += probabilities[k] }
                     probabilities[label] = -others
                     if let softTargets {
-                        lossSum += mixInSoftTargets(softTargets, row: n, logits: row, classes: classes,
-                                                    gradient: probabilities, hardLoss: logSum - Double(row[label] - maxLogit))
+                        lossSum += mixInSoftTargets(softTargets, row: n, logits: row, maxLogit: maxLogit, classes: classes,
+                                                    gradient: probabilities, hardLoss: hardLoss)
                     }
                     for k in 0..<classes { probabilities[k] *= gradientScale }
                 }
@@ -111,17 +111,16 @@ public enum SoftmaxCrossEntropy {
 
     /// Turns one row's hard-label gradient `gradient` (softmax − onehot) into the mixed
     /// gradient (1 − A)·gradient + A·T·(softmax(z/T) − q), and returns what the mix adds to
-    /// the row's loss beyond `hardLoss`: −A·hardLoss + A·T²·CE(q, softmax(z/T)).
+    /// the row's loss beyond `hardLoss`: −A·hardLoss + A·T²·CE(q, softmax(z/T)). `maxLogit`
+    /// is the row's largest logit.
     private static func mixInSoftTargets(
-        _ targets: SoftTargets, row n: Int, logits row: UnsafePointer<Float>, classes: Int,
+        _ targets: SoftTargets, row n: Int, logits row: UnsafePointer<Float>, maxLogit: Float, classes: Int,
         gradient: UnsafeMutableBufferPointer<Float>, hardLoss: Double
     ) -> Double {
         let weight = targets.weight, temperature = targets.temperature
         return targets.probabilities.values.withUnsafeBufferPointer { all in
             let q = all.baseAddress! + n * classes
             // log softmax(z/T) in Double: (z_k − max)/T − log Σ exp((z_j − max)/T).
-            var maxLogit = row[0]
-            for k in 1..<classes where row[k] > maxLogit { maxLogit = row[k] }
             var sum = 0.0
             for k in 0..<classes { sum += exp(Double(row[k] - maxLogit) / Double(temperature)) }
             let logSum = log(sum)
