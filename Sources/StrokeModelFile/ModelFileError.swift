@@ -59,7 +59,8 @@ public enum ModelFileError: Error, Equatable, Sendable, CustomStringConvertible 
     case valueCountMismatch(source: String, tensor: String, shape: [Int], valueCount: Int)
     /// A tensor holds NaN or an infinity; StrokeKit never writes those.
     case nonFiniteValue(source: String, tensor: String, index: Int)
-    /// A value too large in magnitude for F16 (beyond ±65504).
+    /// A value too large in magnitude for F16 (beyond ±65504), or for an int8 weight's F16
+    /// scale (beyond ±65504 · 127).
     case float16Overflow(source: String, tensor: String, index: Int, value: Float)
 
     // MARK: Expected tensors
@@ -135,7 +136,7 @@ public enum ModelFileError: Error, Equatable, Sendable, CustomStringConvertible 
         case let .nonFiniteValue(source, tensor, index):
             return "\(source): tensor '\(tensor)' holds a non-finite value at index \(index); training probably diverged"
         case let .float16Overflow(source, tensor, index, value):
-            return "\(source): tensor '\(tensor)' value \(value) at index \(index) is outside the F16 range (±65504); save with F32 precision"
+            return "\(source): tensor '\(tensor)' value \(value) at index \(index) is too large for F16 storage (F16 holds magnitudes up to 65504, an int8 weight with its F16 scale up to 65504 x 127); save with F32 precision"
         case let .missingTensor(source, tensor, expectedShape):
             return "\(source): tensor '\(tensor)' with shape \(expectedShape) is missing"
         case let .shapeMismatch(source, tensor, expected, found):

@@ -101,12 +101,14 @@ extension SafeTensorsFile {
 
 extension SafeTensorsFile {
     /// The file's bytes, every tensor stored with `precision`; with `.int8`, weights (rank 2
-    /// and more) are quantized per output channel, each followed in the header by its F32
-    /// `<name>.scale`, and the other tensors are F32 (see `Int8Quantization`).
+    /// and more) are quantized per output channel, each followed in the header by its F16
+    /// `<name>.scale`, and the other tensors are F16 (see `Int8Quantization`).
     ///
     /// Throws (naming the tensor) for an empty, reserved or repeated name (a quantized
     /// weight's `.scale` name included), a shape that does not match the value count, a NaN
-    /// or infinity, or, for F16, a magnitude above 65504: values are never silently clamped.
+    /// or infinity, or a value F16 cannot hold: for F16 (and int8's F16 tensors) a magnitude
+    /// above 65504, for an int8 weight one above `Int8Quantization.largestWeight`. Values
+    /// are never silently clamped.
     public func encode(precision: TensorDType = .float32) throws -> [UInt8] {
         try encode(precision: precision, source: source)
     }
@@ -126,7 +128,7 @@ extension SafeTensorsFile {
                 ("data_offsets", .array([.number(String(begin)), .number(String(data.count))])),
             ])))
         }
-        // I8 tensors go after every other one, so that each F32 tensor starts 4-byte aligned.
+        // I8 tensors go after every other one, so that each F16 tensor starts 2-byte aligned.
         var quantized: [(name: String, shape: [Int], levels: [Float])] = []
         for tensor in tensors {
             guard precision == .int8 else {
@@ -134,11 +136,11 @@ extension SafeTensorsFile {
                 continue
             }
             guard Int8Quantization.quantizes(shape: tensor.shape) else {
-                append(tensor.name, tensor.shape, tensor.values, as: .float32)
+                append(tensor.name, tensor.shape, tensor.values, as: .float16)
                 continue
             }
             let (levels, scales) = Int8Quantization.quantize(tensor.values, shape: tensor.shape)
-            append(Int8Quantization.scaleName(of: tensor.name), [tensor.shape[0]], scales, as: .float32)
+            append(Int8Quantization.scaleName(of: tensor.name), [tensor.shape[0]], scales, as: .float16)
             quantized.append((tensor.name, tensor.shape, levels))
         }
         for tensor in quantized { append(tensor.name, tensor.shape, tensor.levels, as: .int8) }
@@ -164,10 +166,9 @@ extension SafeTensorsFile {
             guard !tensor.name.isEmpty, tensor.name != "__metadata__" else {
                 throw ModelFileError.invalidTensorName(source: source, tensor: tensor.name)
             }
+            let quantized = precision == .int8 && Int8Quantization.quantizes(shape: tensor.shape)
             var names = [tensor.name]
-            if precision == .int8 && Int8Quantization.quantizes(shape: tensor.shape) {
-                names.append(Int8Quantization.scaleName(of: tensor.name))
-            }
+            if quantized { names.append(Int8Quantization.scaleName(of: tensor.name)) }
             for name in names where !seen.insert(name).inserted {
                 throw ModelFileError.duplicateTensorName(source: source, tensor: name)
             }
@@ -181,7 +182,9 @@ extension SafeTensorsFile {
                     throw ModelFileError.nonFiniteValue(source: source, tensor: tensor.name, index: index)
                 }
                 // NOTE: Float16(x) becomes infinite once |x| rounds above 65504 (from 65520 up).
-                if precision == .float16 && !Float16(value).isFinite {
+                let storedAsFloat16 = precision == .float16 || (precision == .int8 && !quantized)
+                if storedAsFloat16 && !Float16(value).isFinite
+                    || quantized && abs(value) > Int8Quantization.largestWeight {
                     throw ModelFileError.float16Overflow(source: source, tensor: tensor.name, index: index, value: value)
                 }
             }

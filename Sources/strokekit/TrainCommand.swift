@@ -63,7 +63,7 @@ struct TrainCommand: ParsableCommand {
     var arch = ArchitectureSpec.default.description
 
     @Option(help: ArgumentHelp(
-        "Stored weight precision: fp32, fp16, or int8 (weights per output channel with F32 scales, biases fp32).",
+        "Stored weight precision: fp32, fp16, or int8 (weights per output channel with F16 scales, biases fp16).",
         valueName: "fp32|fp16|int8"))
     var precision = "fp32"
 

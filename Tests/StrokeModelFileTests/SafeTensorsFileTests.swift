@@ -59,41 +59,80 @@ import StrokeSupport
         let float32Bytes = try file.encode(precision: .float32)
         let int8Bytes = try file.encode(precision: .int8)
         let decoded = try SafeTensorsFile.decode(int8Bytes, source: "i8")
-        #expect(decoded.storedDTypes == ["w": .int8, "b": .float32], "weights I8, biases F32, scales not listed")
-        #expect(decoded.tensor(named: "b")?.values == [0.1, -0.2, 0.3, 1e-7], "biases are exact")
+        #expect(decoded.storedDTypes == ["w": .int8, "b": .float16], "weights I8, biases F16, scales not listed")
+        #expect(decoded.tensor(named: "b")?.values == [0.1, -0.2, 0.3, 1e-7].map { Float(Float16($0)) }, "biases as F16")
         let read = try #require(decoded.tensor(named: "w"))
         for channel in 0..<4 {
             let range = (channel * 250)..<((channel + 1) * 250)
             let largest = values[range].map(abs).max()!
-            let step = largest / 127
+            // The F16 scale is at most one F16 step (2^-10 relative) above largest / 127.
+            let step = largest / 127 * (1 + 0x1p-10)
             for index in range {
-                #expect(abs(read.values[index] - values[index]) <= step / 2 * 1.0001,
+                #expect(abs(read.values[index] - values[index]) <= step / 2,
                         "channel \(channel) index \(index): wrote \(values[index]), read \(read.values[index]), step \(step)")
             }
             if largest > 0 {
                 let peak = range.first { abs(values[$0]) == largest }!
-                #expect(abs(read.values[peak] - values[peak]) <= largest * 1e-6, "the largest weight of a channel is kept")
+                #expect(abs(read.values[peak] - values[peak]) <= largest * 0x1p-10, "the largest weight of a channel is kept to F16 precision")
             }
         }
         let ratio = Double(int8Bytes.count) / Double(float32Bytes.count)
         #expect(ratio > 0.2 && ratio < 0.35, "I8 file is \(int8Bytes.count) bytes, F32 \(float32Bytes.count)")
-        // Quantizing dequantized weights again keeps them (up to the rounding of the recomputed scale).
+        // Quantizing dequantized weights again gives the same levels and scales: the same values.
         let again = try #require(SafeTensorsFile.decode(decoded.encode(precision: .int8), source: "i8 again").tensor(named: "w"))
-        for (index, (first, second)) in zip(read.values, again.values).enumerated() {
-            #expect(abs(first - second) <= abs(first) * 1e-6, "index \(index): \(first) became \(second)")
-        }
+        #expect(again.values == read.values, "re-quantizing changed the levels or scales")
     }
 
-    @Test func int8FilesKeepEveryFloat32TensorAlignedAndNameTheScales() throws {
+    @Test func int8FilesKeepEveryFloat16TensorAlignedAndNameTheScales() throws {
         let file = SafeTensorsFile(tensors: [NamedTensor(name: "w", shape: [3, 1], values: [1, -2, 3]),
                                              NamedTensor(name: "b", shape: [3], values: [1, 2, 3])])
         let bytes = try file.encode(precision: .int8)
         let headerLength = Int(bytes[0]) | Int(bytes[1]) << 8
         let header = String(decoding: bytes[8..<(8 + headerLength)], as: UTF8.self)
-        // Scale and bias (F32) first, the I8 tensor of 3 bytes last.
-        #expect(header.contains(#""w.scale":{"dtype":"F32","shape":[3],"data_offsets":[0,12]}"#), "\(header)")
-        #expect(header.contains(#""b":{"dtype":"F32","shape":[3],"data_offsets":[12,24]}"#), "\(header)")
-        #expect(header.contains(#""w":{"dtype":"I8","shape":[3,1],"data_offsets":[24,27]}"#), "\(header)")
+        // Scale and bias (F16) first, the I8 tensor of 3 bytes last.
+        #expect(header.contains(#""w.scale":{"dtype":"F16","shape":[3],"data_offsets":[0,6]}"#), "\(header)")
+        #expect(header.contains(#""b":{"dtype":"F16","shape":[3],"data_offsets":[6,12]}"#), "\(header)")
+        #expect(header.contains(#""w":{"dtype":"I8","shape":[3,1],"data_offsets":[12,15]}"#), "\(header)")
+    }
+
+    @Test func int8ScalesAreFloat16ValuesThatKeepEveryLevelWithin127() throws {
+        // Channel maxima whose nearest F16 scale (max / 127 rounded) falls below max / 127,
+        // which would need level 128 without the step up, and ones in the F16 subnormal range.
+        var generator = SeededGenerator(seed: 11)
+        var maxima: [Float] = [1, 0.3, 5e-4, 3e-6, 1e-9]
+        while maxima.count < 64 {
+            let candidate = Float.random(in: 0.01...8, using: &generator)
+            if Float(Float16(candidate / 127)) * 127 < candidate { maxima.append(candidate) }
+        }
+        let values = maxima.flatMap { [$0, -$0 / 3, $0 / 127 * 0.5] }
+        let (levels, scales) = Int8Quantization.quantize(values, shape: [maxima.count, 3])
+        for (channel, largest) in maxima.enumerated() {
+            let scale = scales[channel]
+            #expect(Float(Float16(scale)) == scale, "channel \(channel): scale \(scale) is not an F16 value")
+            // The smallest F16 value whose 127 multiple reaches the channel's largest weight.
+            #expect(scale * 127 >= largest && Float(Float16(scale).nextDown) * 127 < largest,
+                    "channel \(channel): scale \(scale) for max \(largest)")
+            for index in (channel * 3)..<(channel * 3 + 3) {
+                #expect(abs(levels[index]) <= 127 && levels[index] == levels[index].rounded())
+                #expect(abs(levels[index] * scale - values[index]) <= scale / 2, "channel \(channel) index \(index)")
+            }
+        }
+    }
+
+    @Test func int8EncodingRefusesWhatItsFloat16TensorsCannotHold() {
+        let bias = SafeTensorsFile(tensors: [NamedTensor(name: "w", shape: [1, 1], values: [1]),
+                                             NamedTensor(name: "b", shape: [2], values: [1, 70_000])])
+        #expect(throws: ModelFileError.float16Overflow(source: "<memory>", tensor: "b", index: 1, value: 70_000)) {
+            try bias.encode(precision: .int8)
+        }
+        // A weight of 70,000 has scale 551.2, an F16 value; one beyond 65504 · 127 has none.
+        let weights = SafeTensorsFile(tensors: [NamedTensor(name: "w", shape: [2, 1], values: [70_000, 9e6])])
+        #expect(throws: ModelFileError.float16Overflow(source: "<memory>", tensor: "w", index: 1, value: 9e6)) {
+            try weights.encode(precision: .int8)
+        }
+        #expect(throws: Never.self) {
+            try SafeTensorsFile(tensors: [NamedTensor(name: "w", shape: [1, 1], values: [70_000])]).encode(precision: .int8)
+        }
     }
 
     @Test func int8EncodingRefusesATensorNamedLikeAScale() {
