@@ -17,8 +17,8 @@ import sys
 import tempfile
 
 
-def run_recognize(binary, sketch, words):
-    command = [binary, "recognize", sketch, "--json"]
+def run_recognize(binary, sketch, words, model=None):
+    command = [binary, "recognize", sketch, "--json"] + (["--model", model] if model else [])
     if words:
         command += ["--simulate"] + list(words)
     result = subprocess.run(command, capture_output=True, text=True)
@@ -156,6 +156,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", required=True)
     parser.add_argument("--binary", required=True)
+    parser.add_argument("--model", help="classifier model file (default: the bundled model)")
     parser.add_argument("--orders", type=int, default=20, help="random symbol orders per diagram")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--only", help="only diagrams whose name contains this")
@@ -176,7 +177,7 @@ def main():
         for name in names:
             truth = json.load(open(os.path.join(args.data, "truth", name + ".json")))
             expected = expected_all[name + ".ndjson"]
-            report = run_recognize(args.binary, os.path.join(args.data, folder, name + ".ndjson"), list(expected))
+            report = run_recognize(args.binary, os.path.join(args.data, folder, name + ".ndjson"), list(expected), args.model)
             result, problems = score(report, truth, expected, folder == "sketches_per_stroke")
             totals["diagrams"] += 1
             totals["right"] += result["diagram_right"]
@@ -207,7 +208,7 @@ def main():
                 truth = json.load(open(os.path.join(args.data, "truth", name + ".json")))
                 source = os.path.join(args.data, "sketches", name + ".ndjson")
                 words = list(expected_all[name + ".ndjson"])
-                writer_report = run_recognize(args.binary, source, words)
+                writer_report = run_recognize(args.binary, source, words, args.model)
                 writer = canonical(writer_report, truth)
                 writer_verdicts = [s["accepted"] for s in writer_report["simulations"]]
                 lines = [line for line in open(source) if line.strip()]
@@ -216,7 +217,7 @@ def main():
                     path = os.path.join(scratch, f"{name}-{number}.ndjson")
                     with open(path, "w") as handle:
                         handle.writelines(order)
-                    report = run_recognize(args.binary, path, words)
+                    report = run_recognize(args.binary, path, words, args.model)
                     same += canonical(report, truth) == writer
                     same_verdicts += [s["accepted"] for s in report["simulations"]] == writer_verdicts
                 same_total += same
