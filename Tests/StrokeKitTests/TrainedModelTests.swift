@@ -4,6 +4,7 @@ import StrokeModelFile
 import StrokeNN
 import StrokeTensor
 import Testing
+import TestSupport
 
 @Suite struct TrainedModelTests {
     /// Largest |a - b| over two logit tensors of equal shape.
@@ -71,6 +72,29 @@ import Testing
                 #expect(a.firstIndex(of: a.max()!) == b.firstIndex(of: b.max()!), "\(which) image \(row): \(a) vs \(b)")
             }
         }
+    }
+
+    /// The compact model in models/ (issue 11): at most 50,000 bytes, I8 weights with F16
+    /// scales and biases, quantizing its weights again changes no logit, and the fast path
+    /// reads it like the reference path.
+    @Test func compactModelIsUnder50KBAndStaysAsStoredWhenQuantizedAgain() throws {
+        let url = ProjectDataset.projectRoot.appendingPathComponent("models/automata-shapes-compact.safetensors")
+        let bytes = [UInt8](try Data(contentsOf: url))
+        #expect(bytes.count <= 50_000, "\(bytes.count) bytes")
+        let stored = try SafeTensorsFile.decode(bytes, source: url.path).storedDTypes
+        #expect(Set(stored.values) == [.int8, .float16], "\(stored)")
+        let model = try TrainedModel.load(bytes: bytes, source: url.path)
+        let again = try TrainedModel.load(bytes: model.file.encode(precision: .int8), source: "again")
+        let input = Fixtures.inputTensor(Fixtures.images(count: 32, seed: 4))
+        let (expected, _, difference, _) = logitChange(from: model, to: again, on: input)
+        #expect(difference == 0, "re-quantizing moved a logit by \(difference)")
+
+        let engine = InferenceEngine(network: model.network)
+        engine.forward(batch: 32) { buffer in
+            input.values.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress!, count: $0.count) }
+        }
+        let fastDifference = engine.withLogits { fast in zip(fast, expected).map { abs($0 - $1) }.max() ?? .infinity }
+        #expect(fastDifference <= 1e-5 * max(1, expected.map(abs).max() ?? 0), "fast path differs by \(fastDifference)")
     }
 
     @Test func loadFromBytesEqualsLoadFromFile() throws {
