@@ -131,12 +131,9 @@ extension SafeTensorsFile {
         // I8 tensors go after every other one, so that each F16 tensor starts 2-byte aligned.
         var quantized: [(name: String, shape: [Int], levels: [Float])] = []
         for tensor in tensors {
-            guard precision == .int8 else {
-                append(tensor.name, tensor.shape, tensor.values, as: precision)
-                continue
-            }
-            guard Int8Quantization.quantizes(shape: tensor.shape) else {
-                append(tensor.name, tensor.shape, tensor.values, as: .float16)
+            let dtype = Self.storedDType(of: tensor.shape, precision: precision)
+            guard dtype == .int8 else {
+                append(tensor.name, tensor.shape, tensor.values, as: dtype)
                 continue
             }
             let (levels, scales) = Int8Quantization.quantize(tensor.values, shape: tensor.shape)
@@ -160,15 +157,22 @@ extension SafeTensorsFile {
         return bytes
     }
 
+    /// The dtype a tensor of `shape` is stored as in a file written with `precision`: with
+    /// `.int8`, weights (rank 2 and more) are I8 and everything else F16; otherwise `precision`.
+    private static func storedDType(of shape: [Int], precision: TensorDType) -> TensorDType {
+        guard precision == .int8 else { return precision }
+        return Int8Quantization.quantizes(shape: shape) ? .int8 : .float16
+    }
+
     private func checkBeforeEncoding(precision: TensorDType, source: String) throws {
         var seen = Set<String>()
         for tensor in tensors {
             guard !tensor.name.isEmpty, tensor.name != "__metadata__" else {
                 throw ModelFileError.invalidTensorName(source: source, tensor: tensor.name)
             }
-            let quantized = precision == .int8 && Int8Quantization.quantizes(shape: tensor.shape)
+            let dtype = Self.storedDType(of: tensor.shape, precision: precision)
             var names = [tensor.name]
-            if quantized { names.append(Int8Quantization.scaleName(of: tensor.name)) }
+            if dtype == .int8 { names.append(Int8Quantization.scaleName(of: tensor.name)) }
             for name in names where !seen.insert(name).inserted {
                 throw ModelFileError.duplicateTensorName(source: source, tensor: name)
             }
@@ -182,9 +186,8 @@ extension SafeTensorsFile {
                     throw ModelFileError.nonFiniteValue(source: source, tensor: tensor.name, index: index)
                 }
                 // NOTE: Float16(x) becomes infinite once |x| rounds above 65504 (from 65520 up).
-                let storedAsFloat16 = precision == .float16 || (precision == .int8 && !quantized)
-                if storedAsFloat16 && !Float16(value).isFinite
-                    || quantized && abs(value) > Int8Quantization.largestWeight {
+                if dtype == .float16 && !Float16(value).isFinite
+                    || dtype == .int8 && abs(value) > Int8Quantization.largestWeight {
                     throw ModelFileError.float16Overflow(source: source, tensor: tensor.name, index: index, value: value)
                 }
             }
