@@ -5,7 +5,7 @@ import StrokeImage
 import StrokeKit
 
 /// The browser editor's server: the page and its assets at `/`, the JSON API under `/api/`
-/// (README, "The editor in the browser", lists the routes). One classifier serves every
+/// (docs/editor.md lists the routes). One classifier serves every
 /// session; each session is one person's sketch with its own undo history.
 public struct EditorServer: Sendable {
     let store: SessionStore
@@ -146,6 +146,53 @@ public struct EditorServer: Sendable {
                 return "document loaded"
             }
         }
+        api.post("sessions/:session/open") { request, context in
+            let session = try self.session(context)
+            let body = try await self.body(of: request)
+            let opened: OpenedFile
+            do {
+                opened = try OpenedFile.read(Data(buffer: body), source: "the opened file")
+            } catch {
+                throw HTTPError(.badRequest, message: "\(error)")
+            }
+            switch opened {
+            case .sketch(let sketch):
+                return try self.edited(session) { editor in
+                    editor.load(sketch)
+                    return "automaton opened"
+                }
+            case .ink(let strokes):
+                guard strokes.count <= self.limits.maximumOpenedStrokes,
+                    strokes.allSatisfy({ $0.points.count <= self.limits.maximumPointsPerStroke })
+                else {
+                    throw HTTPError(
+                        .contentTooLarge,
+                        message: "the ink has \(strokes.count) strokes; the limit is \(self.limits.maximumOpenedStrokes) strokes of \(self.limits.maximumPointsPerStroke) points")
+                }
+                // Drawn one stroke at a time, as a pen would have: the page shows the ink.
+                return try self.edited(session, countsStroke: true, ink: strokes) { editor in
+                    editor.load(Sketch())
+                    for stroke in strokes { _ = try editor.draw([stroke]) }
+                    return "ink opened: \(strokes.count) strokes read"
+                }
+            }
+        }
+        api.get("sessions/:session/export.jff") { _, context in
+            let (sketch, _) = try self.session(context).edit { $0.sketch }
+            let jff: String
+            do {
+                jff = try JFLAP.jff(sketch)
+            } catch {
+                throw HTTPError(.unprocessableContent, message: "\(error)")
+            }
+            var response = Self.text(jff, type: "application/xml; charset=utf-8")
+            response.headers[.contentDisposition] = "attachment; filename=\"automaton.jff\""
+            return response
+        }
+        api.get("sessions/:session/export.tex") { _, context in
+            let (tex, _) = try self.session(context).edit { TikZExport.document($0.sketch) }
+            return Self.text(tex, type: "application/x-tex; charset=utf-8")
+        }
         api.get("sessions/:session/export.dot") { _, context in
             let (dot, _) = try self.session(context).edit { GraphvizExport.dot($0.sketch) }
             return Self.text(dot, type: "text/vnd.graphviz; charset=utf-8")
@@ -247,8 +294,8 @@ public struct EditorServer: Sendable {
     /// Runs an edit on a session and answers with the whole automaton. Edit errors (an unknown
     /// state, a bad name) become 4xx answers with the editor's message.
     private func edited(
-        _ session: EditorSession, countsStroke: Bool = false, _ edit: (inout EditorAdapter) throws -> String,
-        verdict: () -> StrokeVerdict? = { nil }
+        _ session: EditorSession, countsStroke: Bool = false, ink: [Stroke]? = nil,
+        _ edit: (inout EditorAdapter) throws -> String, verdict: () -> StrokeVerdict? = { nil }
     ) throws -> Response {
         let message: String
         let view: AutomatonView
@@ -264,7 +311,9 @@ public struct EditorServer: Sendable {
         } catch {
             throw HTTPError(.internalServerError, message: "the classifier failed: \(error)")
         }
-        return try Self.json(EditResponse(session: session.id, message: message, verdict: verdict(), automaton: view))
+        return try Self.json(EditResponse(
+            session: session.id, message: message, verdict: verdict(), automaton: view,
+            ink: ink?.map { $0.points.map { [$0.x, $0.y] } }))
     }
 
     static func json(_ value: some Encodable) throws -> Response {
