@@ -11,9 +11,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 data=../shared/datasets/fa-diagrams
 if [ ! -d "$data/sketches" ]; then
-    echo "fa-benchmark: skipped, $data is absent (see README: real hand-drawn automata)" >&2
+    echo "fa-benchmark: skipped, $data is absent (see docs/benchmarks.md)" >&2
     exit 0
 fi
 strokekit=.build/release/strokekit
 swift build -c release --product strokekit >&2
+echo "fa-benchmark: machine: $("$strokekit" bench --machine)" >&2
 exec python3 scripts/fa_benchmark.py --data "$data" --binary "$strokekit" "$@"
