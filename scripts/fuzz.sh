@@ -21,7 +21,7 @@ while [ $# -gt 0 ]; do
         *) echo "fuzz: unknown argument $1 (usage: scripts/fuzz.sh [SECONDS] [--runs N] [--only HARNESS])" >&2; exit 2 ;;
     esac
 done
-harnesses=(FuzzPNG FuzzModelFile FuzzQuickDraw FuzzSketch FuzzAutomaton FuzzArchitecture)
+harnesses=(FuzzPNG FuzzModelFile FuzzQuickDraw FuzzSketch FuzzAutomaton FuzzArchitecture FuzzInkML FuzzJFLAP)
 [ -n "$only" ] && harnesses=("$only")
 
 # Swift executables have their own main, so libFuzzer comes without its main (the harnesses
@@ -33,7 +33,10 @@ if [ -z "$runtime" ]; then
     exit 0
 fi
 echo "fuzz: building the harnesses with ASan and libFuzzer coverage (first build takes minutes)" >&2
-swift build --package-path Fuzz -c release --scratch-path .build-fuzz \
+# With --only, only that harness (and what it links) is built.
+product=()
+[ -n "$only" ] && product=(--product "$only")
+swift build --package-path Fuzz -c release --scratch-path .build-fuzz "${product[@]}" \
     -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp \
     -Xlinker "$runtime" -Xlinker -lstdc++ >&2
 bin="$(swift build --package-path Fuzz -c release --scratch-path .build-fuzz --show-bin-path)"
