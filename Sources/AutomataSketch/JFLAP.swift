@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import InkML
 
 /// Why a sketch could not be written as, or read from, a JFLAP file.
@@ -119,28 +116,25 @@ public enum JFLAP {
     /// states, one character each, as JFLAP means it. Anything but a finite automaton is refused.
     public static func parse(_ data: Data, source: String, limits: Limits = Limits()) throws -> Sketch {
         func fail(_ problem: String) -> JFLAPError { JFLAPError(source: source, problem: problem) }
-        if let (line, problem) = XMLInput.problem(in: data, maximumBytes: limits.maximumBytes, limitName: "JFLAP.Limits.maximumBytes") {
-            throw fail((line.map { "line \($0): " } ?? "") + problem)
-        }
-        let document: XMLDocument
+        let root: XMLElementNode
         do {
-            document = try XMLDocument(data: data, options: [.nodeLoadExternalEntitiesNever])
+            root = try XMLInput.elementTree(data, maximumBytes: limits.maximumBytes, limitName: "JFLAP.Limits.maximumBytes")
         } catch {
-            throw fail("not well-formed XML (\((error as NSError).localizedDescription))")
+            throw fail((error.line.map { "line \($0): " } ?? "") + error.problem)
         }
-        guard let root = document.rootElement(), root.name == "structure" else {
-            throw fail("the root element is not <structure>: not a JFLAP file")
+        guard root.name == "structure" else {
+            throw fail("the root element is <\(root.name)>, not <structure>: not a JFLAP file")
         }
-        let type = root.elements(forName: "type").first?.stringValue?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let type = root.text(of: "type")?.trimmingCharacters(in: .whitespacesAndNewlines)
         guard type == "fa" else {
             throw fail("a JFLAP \(type.map { "\"\($0)\"" } ?? "file without <type>"), not a finite automaton (<type>fa</type>); only finite automata can be read")
         }
-        let automaton = root.elements(forName: "automaton").first ?? root
-        guard automaton.elements(forName: "block").isEmpty else {
+        let automaton = root.elements(named: "automaton").first ?? root
+        guard automaton.elements(named: "block").isEmpty else {
             throw fail("the automaton uses JFLAP building blocks (<block>); expand them in JFLAP first")
         }
-        let stateElements = automaton.elements(forName: "state")
-        let transitionElements = automaton.elements(forName: "transition")
+        let stateElements = automaton.elements(named: "state")
+        let transitionElements = automaton.elements(named: "transition")
         guard stateElements.count <= limits.maximumStates else {
             throw fail("\(stateElements.count) states, over the limit of \(limits.maximumStates) (JFLAP.Limits.maximumStates)")
         }
@@ -151,10 +145,10 @@ public enum JFLAP {
         var sketch = Sketch()
         var stateOfID: [String: Int] = [:]
         for element in stateElements {
-            guard let id = element.attribute(forName: "id")?.stringValue, !id.isEmpty else { throw fail("a <state> without an id") }
+            guard let id = element.attributes["id"], !id.isEmpty else { throw fail("a <state> without an id") }
             guard stateOfID[id] == nil else { throw fail("two states have id \(id)") }
             func number(_ name: String) throws -> Double {
-                guard let text = element.elements(forName: name).first?.stringValue else {
+                guard let text = element.text(of: name) else {
                     throw fail("state \(id) has no <\(name)> position")
                 }
                 guard let value = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)), value.isFinite, abs(value) <= 1e7 else {
@@ -162,17 +156,17 @@ public enum JFLAP {
                 }
                 return value
             }
-            let name = element.attribute(forName: "name")?.stringValue ?? "q\(id)"
+            let name = element.attributes["name"] ?? "q\(id)"
             if let problem = SketchNames.problem(withStateName: name, in: sketch, excluding: nil) {
                 throw fail("state \(id): \(problem)")
             }
             let state = SketchState(
                 id: sketch.nextStateID, name: name, center: SketchPoint(try number("x"), try number("y")), radius: stateRadius,
-                isFinal: !element.elements(forName: "final").isEmpty)
+                isFinal: !element.elements(named: "final").isEmpty)
             stateOfID[id] = state.id
             sketch.states.append(state)
             sketch.nextStateID += 1
-            if !element.elements(forName: "initial").isEmpty {
+            if !element.elements(named: "initial").isEmpty {
                 sketch.add(initialArrowTo: state)
             }
         }
@@ -188,14 +182,14 @@ public enum JFLAP {
         }
         for (index, element) in transitionElements.enumerated() {
             func end(_ name: String) throws -> Int {
-                guard let text = element.elements(forName: name).first?.stringValue?.trimmingCharacters(in: .whitespacesAndNewlines) else {
+                guard let text = element.text(of: name)?.trimmingCharacters(in: .whitespacesAndNewlines) else {
                     throw fail("transition \(index + 1) has no <\(name)>")
                 }
                 guard let state = stateOfID[text] else { throw fail("transition \(index + 1): <\(name)>\(text.prefix(40))</\(name)> names no state") }
                 return state
             }
             let from = try end("from"), to = try end("to")
-            let read = element.elements(forName: "read").first?.stringValue ?? ""
+            let read = element.text(of: "read") ?? ""
             let characters = read.map(String.init)
             if let problem = SketchNames.problem(withSymbols: characters) {
                 throw fail("transition \(index + 1) reads \"\(read.prefix(40))\": \(problem)")

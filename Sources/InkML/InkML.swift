@@ -142,6 +142,9 @@ public enum InkML {
         guard reader.sawRoot else {
             throw InkMLError(source: source, line: nil, problem: "no <ink> element: not an InkML document")
         }
+        guard reader.closedRoot else {
+            throw InkMLError(source: source, line: parser.lineNumber, problem: "not well-formed XML (the document ends before </ink>)")
+        }
         guard !reader.traces.isEmpty else {
             throw InkMLError(source: source, line: nil, problem: "the document has no trace with a point: nothing was drawn")
         }
@@ -198,6 +201,7 @@ private final class Reader: NSObject, XMLParserDelegate {
     weak var parser: XMLParser?
     var error: InkMLError?
     var sawRoot = false
+    var closedRoot = false
     var traces: [InkTrace] = []
     private var totalPoints = 0
 
@@ -336,6 +340,7 @@ private final class Reader: NSObject, XMLParserDelegate {
         guard error == nil else { return }
         let name = stack.popLast() ?? Self.local(elementName)
         let parent = stack.last
+        if stack.isEmpty { closedRoot = true }
         switch name {
         case "traceFormat":
             guard let (id, value) = format else { return }

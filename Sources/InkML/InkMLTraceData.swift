@@ -1,7 +1,7 @@
 /// The text of one `<trace>`: points separated by commas, each point one value per channel
 /// of its trace format (InkML 1.0, section 3.2.1 "Trace", grammar of `trace` and `value`).
 ///
-///     1125 18432'23'43"7"-8, 3 -5, ...
+///     1125 18432, '23'43, "7"-8, 3-5, ...
 ///
 /// A value may carry a prefix that stays in force for that channel until another one is given:
 /// `!` an explicit value (the start of every trace), `'` a first difference (the change from

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 
 /// The checks every XML reader of outside input makes before handing bytes to libxml2
 /// (through FoundationXML): a size cap, and no DOCTYPE. Neither InkML nor JFLAP files need
@@ -19,5 +22,96 @@ public enum XMLInput {
             }
         }
         return nil
+    }
+}
+
+/// A small element tree read with XMLParser, for formats read whole (JFLAP): names without
+/// namespace prefixes, attributes, children in order, and the text directly inside.
+public struct XMLElementNode: Sendable {
+    public var name: String
+    public var attributes: [String: String]
+    public var children: [XMLElementNode]
+    public var text: String
+    /// The 1-based line where the element starts.
+    public var line: Int
+
+    /// The children named `name`.
+    public func elements(named name: String) -> [XMLElementNode] {
+        children.filter { $0.name == name }
+    }
+
+    /// The text of the first child named `name` (nil without one).
+    public func text(of name: String) -> String? {
+        children.first { $0.name == name }?.text
+    }
+}
+
+extension XMLInput {
+    /// Why an element tree could not be read: a line (when known) and the problem.
+    public struct Failure: Error, Sendable {
+        public var line: Int?
+        public var problem: String
+    }
+
+    /// Parses `data` (checked with `problem(in:)` first) into its root element, refusing
+    /// elements nested deeper than `maximumDepth` and a document that ends inside an element.
+    public static func elementTree(_ data: Data, maximumBytes: Int, limitName: String, maximumDepth: Int = 64) throws(Failure) -> XMLElementNode {
+        if let (line, problem) = problem(in: data, maximumBytes: maximumBytes, limitName: limitName) {
+            throw Failure(line: line, problem: problem)
+        }
+        let builder = TreeBuilder(maximumDepth: maximumDepth)
+        let parser = XMLParser(data: data)
+        parser.shouldResolveExternalEntities = false
+        parser.delegate = builder
+        builder.parser = parser
+        let parsed = parser.parse()
+        if let failure = builder.failure { throw failure }
+        guard parsed else {
+            let reason = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "unknown"
+            throw Failure(line: parser.lineNumber, problem: "not well-formed XML (\(reason))")
+        }
+        guard let root = builder.root else {
+            if let open = builder.stack.first {
+                throw Failure(line: parser.lineNumber, problem: "not well-formed XML (the document ends inside <\(open.name)>)")
+            }
+            throw Failure(line: nil, problem: "not well-formed XML (no element)")
+        }
+        return root
+    }
+}
+
+private final class TreeBuilder: NSObject, XMLParserDelegate {
+    let maximumDepth: Int
+    weak var parser: XMLParser?
+    var stack: [XMLElementNode] = []
+    var root: XMLElementNode?
+    var failure: XMLInput.Failure?
+
+    init(maximumDepth: Int) {
+        self.maximumDepth = maximumDepth
+    }
+
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
+        guard failure == nil else { return }
+        guard stack.count < maximumDepth else {
+            failure = XMLInput.Failure(line: parser.lineNumber, problem: "elements nested over \(maximumDepth) deep")
+            parser.abortParsing()
+            return
+        }
+        let name = elementName.split(separator: ":").last.map(String.init) ?? elementName
+        stack.append(XMLElementNode(name: name, attributes: attributes, children: [], text: "", line: parser.lineNumber))
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        guard failure == nil, !stack.isEmpty else { return }
+        stack[stack.count - 1].text += string
+    }
+
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+        guard failure == nil, let element = stack.popLast() else { return }
+        if stack.isEmpty { root = element } else { stack[stack.count - 1].children.append(element) }
     }
 }

@@ -23,12 +23,13 @@ import Testing
     }
 
     @Test func decodesExplicitFirstAndSecondDifferences() throws {
-        // The spec's example: (1125, 18432); then first differences 23, 43 -> (1148, 18475);
+        // After the spec's example: (1125, 18432); then first differences 23, 43 -> (1148, 18475);
         // then second differences 7, -8 on velocity (23, 43) -> (1148+30, 18475+35) = (1178, 18510);
-        // "3-5": still second differences, velocity (30, 35) -> (1211, 18540); "!10 10" explicit.
-        let traces = try parse(#"<ink><trace>1125 18432'23'43"7"-8, 3-5, !10 10</trace></ink>"#)
+        // "3-5": still second differences, velocity (30, 35) -> (1211, 18540); "!10 10": the
+        // prefix is per channel, so x is 10 and y stays a second difference: 18540 + 30 + 10.
+        let traces = try parse(#"<ink><trace>1125 18432,'23'43,"7"-8, 3-5, !10 10</trace></ink>"#)
         let points = traces[0].points.map { [$0.x, $0.y] }
-        #expect(points == [[1125, 18432], [1148, 18475], [1178, 18510], [1211, 18540], [10, 10]])
+        #expect(points == [[1125, 18432], [1148, 18475], [1178, 18510], [1211, 18540], [10, 18580]])
     }
 
     @Test func starRepeatsAndQuestionMarkDropsThePoint() throws {
@@ -107,7 +108,7 @@ import Testing
             ("<ink><trace>1 x</trace></ink>", "expected a number"),
             ("<ink><trace>1e999 2</trace></ink>", "beyond"),
             (#"<ink><traceFormat><channel name="X"/></traceFormat><trace>1</trace></ink>"#, "no regular X and Y"),
-            (#"<ink><trace contextRef="#nowhere">1 2</trace></ink>"#, "names no <context>"),
+            (##"<ink><trace contextRef="#nowhere">1 2</trace></ink>"##, "names no <context>"),
             ("<svg><trace>1 2</trace></svg>", "not <ink>"),
             ("<ink><trace>1 2</trace>", "not well-formed"),
             ("<ink></ink>", "no trace with a point"),
