@@ -128,7 +128,7 @@ public enum InkML {
             throw InkMLError(source: source, line: line, problem: problem)
         }
         let reader = Reader(source: source, limits: limits)
-        let parser = XMLParser(data: data)
+        let parser = XMLParser(data: XMLInput.withoutProcessingInstructions(data))
         parser.shouldProcessNamespaces = false
         parser.shouldResolveExternalEntities = false
         parser.delegate = reader
@@ -310,7 +310,7 @@ private final class Reader: NSObject, XMLParserDelegate {
             }
             if let ref = Self.reference(attributes["inkSourceRef"]) {
                 guard let found = sources[ref] else { return fail("inkSourceRef \"\(ref)\" names no <inkSource> declared before it") }
-                value.format = found.format ?? value.format
+                if let format = found.format { value.format = format }
                 value.resolution.merge(found.resolution) { _, new in new }
             }
             context = (Self.identifier(attributes), value)
@@ -357,7 +357,9 @@ private final class Reader: NSObject, XMLParserDelegate {
             inkSource = nil
             if let id { sources[id] = value }
             if parent == "context" {
-                context?.value.format = value.format ?? context?.value.format
+                // Not `context?.value.format = value.format ?? context?.value.format`: the
+                // autoclosure of ?? reads `context` during the write (an exclusivity trap).
+                if let format = value.format { context?.value.format = format }
                 context?.value.resolution.merge(value.resolution) { _, new in new }
             }
         case "context":

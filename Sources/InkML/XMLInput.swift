@@ -4,13 +4,18 @@ import FoundationXML
 #endif
 
 /// The checks every XML reader of outside input makes before handing bytes to libxml2
-/// (through FoundationXML): a size cap, and no DOCTYPE. Neither InkML nor JFLAP files need
+/// (through FoundationXML): a size cap, UTF-8, and no DOCTYPE. Neither InkML nor JFLAP files need
 /// a DOCTYPE, and its entity declarations are how a small XML file expands to gigabytes.
 public enum XMLInput {
     /// Why `data` is refused, with the 1-based line when there is one; nil when it may be parsed.
     public static func problem(in data: Data, maximumBytes: Int, limitName: String) -> (line: Int?, problem: String)? {
         guard data.count <= maximumBytes else {
             return (nil, "the file is \(data.count) bytes, over the limit of \(maximumBytes) (\(limitName))")
+        }
+        // FoundationXML traps on element names that are not UTF-8 (it force-unwraps them), and
+        // InkML and JFLAP files are UTF-8: anything else is refused here.
+        guard String(data: data, encoding: .utf8) != nil else {
+            return (nil, "not UTF-8 text (InkML and JFLAP files are UTF-8; re-save the file as UTF-8)")
         }
         let bytes = [UInt8](data)
         for needle in ["<!DOCTYPE", "<!ENTITY"].map({ Array($0.utf8) }) where bytes.count >= needle.count {
@@ -47,6 +52,32 @@ public struct XMLElementNode: Sendable {
 }
 
 extension XMLInput {
+    /// `data` with every processing instruction but the XML declaration blanked out (spaces,
+    /// newlines kept, so line numbers stay right). FoundationXML crashes on an instruction
+    /// without data (`<?target?>`: it takes the length of a null string), and neither InkML
+    /// nor JFLAP gives instructions any meaning.
+    public static func withoutProcessingInstructions(_ data: Data) -> Data {
+        var bytes = [UInt8](data)
+        var index = 0
+        var first = true
+        while index + 1 < bytes.count {
+            defer { index += 1 }
+            guard bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "?") else {
+                if ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains(bytes[index]) { first = false }
+                continue
+            }
+            let isDeclaration = first && bytes[(index + 2)...].starts(with: Array("xml".utf8))
+            first = false
+            guard !isDeclaration else { continue }
+            var end = index + 2
+            while end + 1 < bytes.count, !(bytes[end] == UInt8(ascii: "?") && bytes[end + 1] == UInt8(ascii: ">")) { end += 1 }
+            guard end + 1 < bytes.count else { break }  // unterminated: libxml2 reports it
+            for position in index...(end + 1) where bytes[position] != 0x0A { bytes[position] = 0x20 }
+            index = end + 1
+        }
+        return Data(bytes)
+    }
+
     /// Why an element tree could not be read: a line (when known) and the problem.
     public struct Failure: Error, Sendable {
         public var line: Int?
@@ -60,7 +91,7 @@ extension XMLInput {
             throw Failure(line: line, problem: problem)
         }
         let builder = TreeBuilder(maximumDepth: maximumDepth)
-        let parser = XMLParser(data: data)
+        let parser = XMLParser(data: withoutProcessingInstructions(data))
         parser.shouldResolveExternalEntities = false
         parser.delegate = builder
         builder.parser = parser

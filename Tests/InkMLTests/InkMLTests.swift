@@ -120,6 +120,16 @@ import Testing
             #expect(message.contains(expected), "\(text): expected \"\(expected)\" in \(message)")
         }
         #expect(error("<ink>\n\n<trace>'1 2</trace></ink>")?.line == 3)
+        // Found by fuzzing: bytes that are not UTF-8 in an element name trapped inside FoundationXML.
+        var bad = Data("<ink><trac".utf8)
+        bad.append(contentsOf: [0xFF, 0xFE, 0xFF])
+        bad.append(contentsOf: Data("e>1 2</trace></ink>".utf8))
+        #expect(throws: InkMLError.self) { try InkML.parse(bad, source: "bad.inkml") }
+        // Found by fuzzing: an ink source without a trace format inside a context trapped
+        // (overlapping access); the context keeps the format it had.
+        #expect(try parse(##"<ink><context xml:id="c"><inkSource xml:id="s"/></context><trace contextRef="#c">1 2</trace></ink>"##).count == 1)
+        // Also found by fuzzing: an instruction without data crashed FoundationXML; they are blanked.
+        #expect(try parse("<?xml version=\"1.0\"?><ink><?x?><trace>1 2</trace></ink>").count == 1)
     }
 
     @Test func limitsAreEnforcedWithTheirNames() {
