@@ -68,8 +68,8 @@ public enum TikZExport {
     /// whose page is the drawing's size and some room for loops and labels.
     public static func document(_ sketch: Sketch) -> String {
         let xs = sketch.states.map { $0.center.x }, ys = sketch.states.map { $0.center.y }
-        let width = ((xs.max() ?? 0) - (xs.min() ?? 0)) / pointsPerCentimetre + 5
-        let height = ((ys.max() ?? 0) - (ys.min() ?? 0)) / pointsPerCentimetre + 5
+        let width = ((xs.max() ?? 0) - (xs.min() ?? 0)) / pointsPerCentimetre + 4
+        let height = ((ys.max() ?? 0) - (ys.min() ?? 0)) / pointsPerCentimetre + 3.5
         return """
         \\documentclass{article}
         \\usepackage[paperwidth=\(number(max(width, 6)))cm, paperheight=\(number(max(height, 4)))cm, margin=0.5cm]{geometry}
@@ -78,8 +78,9 @@ public enum TikZExport {
         \\pagestyle{empty}
         \\begin{document}
         \\centering
+        \\vspace*{\\fill}
 
-        """ + picture(sketch) + "\\end{document}\n"
+        """ + picture(sketch) + "\n\\vspace*{\\fill}\n\\end{document}\n"
     }
 
     /// Where the initial arrow comes from: the side of the state its start lies on.
