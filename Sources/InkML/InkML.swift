@@ -124,26 +124,21 @@ public enum InkML {
     /// Parses InkML bytes; `source` names the file in errors. Traces without points are
     /// skipped; a document without any point is an error.
     public static func parse(_ data: Data, source: String, limits: Limits = Limits()) throws -> [InkTrace] {
-        if let (line, problem) = XMLInput.problem(in: data, maximumBytes: limits.maximumBytes, limitName: "InkML.Limits.maximumBytes") {
-            throw InkMLError(source: source, line: line, problem: problem)
-        }
         let reader = Reader(source: source, limits: limits)
-        let parser = XMLParser(data: XMLInput.withoutProcessingInstructions(data))
-        parser.shouldProcessNamespaces = false
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = reader
-        reader.parser = parser
-        let parsed = parser.parse()
-        if let error = reader.error { throw error }
-        guard parsed else {
-            let reason = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "unknown"
-            throw InkMLError(source: source, line: parser.lineNumber, problem: "not well-formed XML (\(reason))")
+        let lastLine: Int
+        do {
+            lastLine = try XMLInput.parse(
+                data, maximumBytes: limits.maximumBytes, limitName: "InkML.Limits.maximumBytes", delegate: reader,
+                attach: { reader.parser = $0 },
+                delegateFailure: { reader.error.map { XMLInput.Failure(line: $0.line, problem: $0.problem) } })
+        } catch {
+            throw InkMLError(source: source, line: error.line, problem: error.problem)
         }
         guard reader.sawRoot else {
             throw InkMLError(source: source, line: nil, problem: "no <ink> element: not an InkML document")
         }
         guard reader.closedRoot else {
-            throw InkMLError(source: source, line: parser.lineNumber, problem: "not well-formed XML (the document ends before </ink>)")
+            throw InkMLError(source: source, line: lastLine, problem: "not well-formed XML (the document ends before </ink>)")
         }
         guard !reader.traces.isEmpty else {
             throw InkMLError(source: source, line: nil, problem: "the document has no trace with a point: nothing was drawn")

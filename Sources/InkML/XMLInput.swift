@@ -52,28 +52,24 @@ public struct XMLElementNode: Sendable {
 }
 
 extension XMLInput {
-    /// `data` with every processing instruction but the XML declaration blanked out (spaces,
-    /// newlines kept, so line numbers stay right). FoundationXML crashes on an instruction
-    /// without data (`<?target?>`: it takes the length of a null string), and neither InkML
-    /// nor JFLAP gives instructions any meaning.
+    /// `data` with every processing instruction blanked out, the XML declaration included
+    /// (spaces; newlines kept, so line numbers stay right; an unterminated one to the end).
+    /// FoundationXML crashes on an instruction without data (`<?target?>`: it takes the length
+    /// of a null string); InkML and JFLAP give instructions no meaning, and the declaration
+    /// only names the encoding, which `problem(in:)` has already required to be UTF-8.
     public static func withoutProcessingInstructions(_ data: Data) -> Data {
         var bytes = [UInt8](data)
         var index = 0
-        var first = true
         while index + 1 < bytes.count {
-            defer { index += 1 }
             guard bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "?") else {
-                if ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains(bytes[index]) { first = false }
+                index += 1
                 continue
             }
-            let isDeclaration = first && bytes[(index + 2)...].starts(with: Array("xml".utf8))
-            first = false
-            guard !isDeclaration else { continue }
             var end = index + 2
             while end + 1 < bytes.count, !(bytes[end] == UInt8(ascii: "?") && bytes[end + 1] == UInt8(ascii: ">")) { end += 1 }
-            guard end + 1 < bytes.count else { break }  // unterminated: libxml2 reports it
-            for position in index...(end + 1) where bytes[position] != 0x0A { bytes[position] = 0x20 }
-            index = end + 1
+            let last = min(end + 1, bytes.count - 1)
+            for position in index...last where bytes[position] != 0x0A { bytes[position] = 0x20 }
+            index = last + 1
         }
         return Data(bytes)
     }
@@ -84,26 +80,40 @@ extension XMLInput {
         public var problem: String
     }
 
-    /// Parses `data` (checked with `problem(in:)` first) into its root element, refusing
-    /// elements nested deeper than `maximumDepth` and a document that ends inside an element.
-    public static func elementTree(_ data: Data, maximumBytes: Int, limitName: String, maximumDepth: Int = 64) throws(Failure) -> XMLElementNode {
+    /// Checks `data` (`problem(in:)`), then parses it with `delegate`, which `attach` gives the
+    /// parser (to abort it and read line numbers). A failure the delegate reports after the
+    /// parse (it aborted) wins over libxml2's. Returns the line the parser ended on.
+    public static func parse(
+        _ data: Data, maximumBytes: Int, limitName: String, delegate: any XMLParserDelegate,
+        attach: (XMLParser) -> Void, delegateFailure: () -> Failure?
+    ) throws(Failure) -> Int {
         if let (line, problem) = problem(in: data, maximumBytes: maximumBytes, limitName: limitName) {
             throw Failure(line: line, problem: problem)
         }
-        let builder = TreeBuilder(maximumDepth: maximumDepth)
         let parser = XMLParser(data: withoutProcessingInstructions(data))
+        parser.shouldProcessNamespaces = false
         parser.shouldResolveExternalEntities = false
-        parser.delegate = builder
-        builder.parser = parser
+        parser.delegate = delegate
+        attach(parser)
         let parsed = parser.parse()
-        if let failure = builder.failure { throw failure }
+        if let failure = delegateFailure() { throw failure }
         guard parsed else {
             let reason = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "unknown"
             throw Failure(line: parser.lineNumber, problem: "not well-formed XML (\(reason))")
         }
+        return parser.lineNumber
+    }
+
+    /// Parses `data` into its root element, refusing elements nested deeper than
+    /// `maximumDepth` and a document that ends inside an element.
+    public static func elementTree(_ data: Data, maximumBytes: Int, limitName: String, maximumDepth: Int = 64) throws(Failure) -> XMLElementNode {
+        let builder = TreeBuilder(maximumDepth: maximumDepth)
+        let lastLine = try parse(
+            data, maximumBytes: maximumBytes, limitName: limitName, delegate: builder,
+            attach: { builder.parser = $0 }, delegateFailure: { builder.failure })
         guard let root = builder.root else {
             if let open = builder.stack.first {
-                throw Failure(line: parser.lineNumber, problem: "not well-formed XML (the document ends inside <\(open.name)>)")
+                throw Failure(line: lastLine, problem: "not well-formed XML (the document ends inside <\(open.name)>)")
             }
             throw Failure(line: nil, problem: "not well-formed XML (no element)")
         }

@@ -130,6 +130,7 @@ import Testing
         #expect(try parse(##"<ink><context xml:id="c"><inkSource xml:id="s"/></context><trace contextRef="#c">1 2</trace></ink>"##).count == 1)
         // Also found by fuzzing: an instruction without data crashed FoundationXML; they are blanked.
         #expect(try parse("<?xml version=\"1.0\"?><ink><?x?><trace>1 2</trace></ink>").count == 1)
+        #expect(try parse("<?xml0m?>\n<ink><trace>1 2</trace></ink>").count == 1)
     }
 
     @Test func limitsAreEnforcedWithTheirNames() {
