@@ -74,6 +74,9 @@ public enum SketchReader {
     ) throws -> SketchReading {
         let states = StateFinder.find(ink)
         let groups = SymbolGrouping.group(ink, states: states)
+        // Stage 3, text, goes here: the strokes of handwritten labels taken out of `groups`
+        // (decided against `states`: size against R, place inside a state or beside an
+        // arrow), never to become a state, an arrow or a loop. No label is read yet.
         let classified = try classify(groups, ink: ink, classifier: classifier, cache: &cache)
         let order = resolutionOrder(classified.map { ($0.group, $0.classification) }, scale: states.scale)
         return resolve(classified, order: order, ink: ink, base: base, scale: states.scale)
