@@ -122,10 +122,8 @@ public enum SketchReader {
         if group.isConcentricCircles { return .concentricCircles }
         if let shape { return .apply(shape, rule: nil) }
         // A state the states stage found drawn shakily is a state, unless the CNN is sure it
-        // is an arrow or it is a self-loop on a state's rim (the states drawn round are in place).
-        if group.isShakyCircle, label != .arrow, sketch.loopState(DrawingMeasures(group.drawing[0].nonEmptyOrOrigin)) == nil {
-            return .apply(.circle, rule: label == .circle ? nil : .shakyCircle)
-        }
+        // is an arrow.
+        if group.isShakyCircle, label != .arrow { return .apply(.circle, rule: label == .circle ? nil : .shakyCircle) }
         if !group.heads.isEmpty {
             // A shaft from one state to another with its head drawn apart is a transition,
             // however the classifier reads shaft and head together (a big head can look like
@@ -147,17 +145,15 @@ public enum SketchReader {
     }
 
     /// States first, in drawing order: circles (and two circles round one centre) the
-    /// classifier does not call self-loops or arrows; then small ones (below `smallCircle`
-    /// R), shaky circles and closed round strokes the classifier calls self-loops, which may
-    /// be self-loops drawn round that need their state in place; then everything else in
-    /// drawing order.
+    /// classifier does not call self-loops or arrows; then small ones (below
+    /// `smallCircle` R), which may be self-loops drawn round
+    /// that need their state in place, and closed round strokes the classifier calls
+    /// self-loops; then everything else in drawing order.
     static func resolutionOrder(_ symbols: [(group: SymbolGroup, classification: Classification)], scale: Double?) -> [Int] {
         let ranks = symbols.map { symbol -> (rank: Int, radius: Double) in
             let measures = symbol.group.drawing.map { DrawingMeasures($0.nonEmptyOrOrigin) }
             let radius = measures.map(\.meanRadius).min() ?? 0
-            if symbol.group.isConcentricCircles { return (0, radius) }
-            // A shaky circle may be a self-loop drawn round: its state must be in place.
-            if symbol.group.isShakyCircle { return (1, radius) }
+            if symbol.group.isConcentricCircles || symbol.group.isShakyCircle { return (0, radius) }
             let label = symbol.classification.isRejected ? nil : StrokeShape(classifierLabel: symbol.classification.label)
             let round = measures.allSatisfy { $0.isClosedRound || $0.isDoubleRound }
             if label == .circle || (round && label != .cycle && label != .arrow) { return (0, radius) }
