@@ -28,10 +28,6 @@ public enum ContextRule: String, Codable, Hashable, Sendable, CaseIterable, Cust
     /// A rejected stroke whose best shape is an arrow, nearly straight, from empty space to a
     /// state: the initial arrow.
     case arrowIntoState
-    /// A stroke going round once, more shakily than a circle, standing alone, state-sized and
-    /// on no state's rim (`StateFinder`): a state, whatever the classifier made of it unless
-    /// it was sure of an arrow.
-    case shakyCircle
 
     public var description: String {
         switch self {
@@ -41,7 +37,6 @@ public enum ContextRule: String, Codable, Hashable, Sendable, CaseIterable, Cust
         case .loopOnRim: return "leaves and returns to one state's rim"
         case .roundStroke: return "a closed round stroke"
         case .arrowIntoState: return "a straight stroke from empty space into a state"
-        case .shakyCircle: return "a shaky circle standing alone, state-sized"
         }
     }
 }

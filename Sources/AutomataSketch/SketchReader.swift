@@ -121,9 +121,6 @@ public enum SketchReader {
         if group.isRetracedCircle { return .reject(reason: "this stroke runs along a state's circle; it changes nothing") }
         if group.isConcentricCircles { return .concentricCircles }
         if let shape { return .apply(shape, rule: nil) }
-        // A state the states stage found drawn shakily is a state, unless the CNN is sure it
-        // is an arrow.
-        if group.isShakyCircle, label != .arrow { return .apply(.circle, rule: label == .circle ? nil : .shakyCircle) }
         if !group.heads.isEmpty {
             // A shaft from one state to another with its head drawn apart is a transition,
             // however the classifier reads shaft and head together (a big head can look like
@@ -153,7 +150,7 @@ public enum SketchReader {
         let ranks = symbols.map { symbol -> (rank: Int, radius: Double) in
             let measures = symbol.group.drawing.map { DrawingMeasures($0.nonEmptyOrOrigin) }
             let radius = measures.map(\.meanRadius).min() ?? 0
-            if symbol.group.isConcentricCircles || symbol.group.isShakyCircle { return (0, radius) }
+            if symbol.group.isConcentricCircles { return (0, radius) }
             let label = symbol.classification.isRejected ? nil : StrokeShape(classifierLabel: symbol.classification.label)
             let round = measures.allSatisfy { $0.isClosedRound || $0.isDoubleRound }
             if label == .circle || (round && label != .cycle && label != .arrow) { return (0, radius) }

@@ -186,7 +186,7 @@ enum StateFinder {
             if pieces.indices.contains(where: { $0 != piece && statePiece[$0] == statePiece[piece] && isRound[$0] }) { return true }
             let stroke = measures[pieces[piece][0]]
             return standsAlone[piece] && stroke.meanRadius >= parameters.states.shakyStateMinimumRadius * scale
-                && !circles.contains { circle in pieces[circle.piece].contains { liesOnRim(of: measures[$0], stroke, overlapping: true) } }
+                && !circles.contains { circle in pieces[circle.piece].contains { liesOnRim(of: measures[$0], stroke) } }
         }
         return StateSet(
             measures: measures, pieces: pieces, statePiece: statePiece, isRound: isRound, isLooselyRound: isLooselyRound,
@@ -227,14 +227,12 @@ enum StateFinder {
         return result
     }
 
-    /// True when `round` lies on `circle`'s rim: their centres further apart than concentric
-    /// circles' (`concentricOffset`), nearer than `loopRoundReach` times their radii added
-    /// (a round self-loop may stop short of the rim), or, `overlapping`, nearer than their
-    /// radii added (two states drawn close together never overlap).
-    static func liesOnRim(of circle: DrawingMeasures, _ round: DrawingMeasures, overlapping: Bool = false) -> Bool {
+    /// True when `round` overlaps `circle`'s rim: their centres further apart than concentric
+    /// circles' (`concentricOffset`), nearer than `loopRoundReach` times their radii added.
+    static func liesOnRim(of circle: DrawingMeasures, _ round: DrawingMeasures) -> Bool {
         let apart = Geometry.distance(circle.centroid, round.centroid)
         return apart > tuned.states.concentricOffset * min(circle.meanRadius, round.meanRadius)
-            && apart < (overlapping ? 1 : tuned.states.loopRoundReach) * (circle.meanRadius + round.meanRadius)
+            && apart < tuned.states.loopRoundReach * (circle.meanRadius + round.meanRadius)
     }
 
     /// True when the strokes' points together stay about one distance from their centre and go

@@ -50,9 +50,6 @@ public struct SymbolGroup: Hashable, Sendable {
     /// True when the group is one open stroke drawn along a state's circle (a circle touched
     /// up, or half drawn before it is drawn whole): it reads as nothing.
     public var isRetracedCircle = false
-    /// True when the group is one loosely round stroke that the states stage took for a state
-    /// drawn shakily: standing alone, state-sized, on no circle's rim (`StateSet.isShakyState`).
-    public var isShakyCircle = false
 }
 
 /// Stage 1 of the whole-sketch reading: strokes grouped into symbols by geometry and order.
@@ -213,7 +210,6 @@ public enum SymbolGrouping {
             var group = orient(strokes, measures: measures, scale: scale)
             if groupPieces.count == 1, strokes.count == 1, !isRound[groupPieces[0]] {
                 group.isRetracedCircle = states.runsAlongACircle(measures[strokes[0]].points)
-                group.isShakyCircle = isShakyState[groupPieces[0]]
             }
             return group
         }
