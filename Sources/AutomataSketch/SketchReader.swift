@@ -64,7 +64,7 @@ public struct ClassificationCache: Sendable {
 ///    decided, applied to the sketch states first (so every arrow sees every state);
 /// 6. the initial arrow, one global pass (`Sketch.resolveLooseEnds`): of the arrows starting
 ///    in empty space, the one farthest from every state;
-/// 7. names, once: states without a given name are named q0, q1, … in drawing order.
+/// 7. names: states without a given name are named q0, q1, … in drawing order.
 public enum SketchReader {
     /// Reads `ink` on top of `base` (the states and transitions of an opened document; empty
     /// for a new sketch). A symbol's state or transition id is the `drawing` of its first stroke.
@@ -79,7 +79,25 @@ public enum SketchReader {
         // arrow), never to become a state, an arrow or a loop. No label is read yet.
         let classified = try classify(groups, ink: ink, classifier: classifier, cache: &cache)
         let order = resolutionOrder(classified.map { ($0.group, $0.classification) }, scale: states.scale)
-        return resolve(classified, order: order, ink: ink, base: base, scale: states.scale)
+        // Stage 7, names: the rules must see every state's name when they check a given one (a
+        // name already used by a state drawn earlier is refused), so the structure is resolved
+        // once with default names to learn which symbols become states, and once more with
+        // those states named q0, q1, … in drawing order, past the names given.
+        let first = resolve(classified, order: order, ink: ink, base: base, scale: states.scale, names: [:])
+        var names: [Int: String] = [:]
+        var used = Set(base.states.map(\.name))
+        for (index, symbol) in first.symbols.enumerated() {
+            guard case .stateAdded = symbol.outcome else { continue }
+            if let given = givenName(of: classified[index].group, ink: ink) {
+                used.insert(given)
+                continue
+            }
+            var number = 0
+            while used.contains("q\(number)") { number += 1 }
+            names[index] = "q\(number)"
+            used.insert("q\(number)")
+        }
+        return resolve(classified, order: order, ink: ink, base: base, scale: states.scale, names: names)
     }
 
     /// A symbol with the classifier's answer, and the shape it has whatever the classifier
@@ -178,11 +196,10 @@ public enum SketchReader {
         group.strokes.lazy.compactMap { ink[$0].name }.first
     }
 
-    /// Stages 5 to 7: each symbol decided and applied in `order`, then the initial arrow, then
-    /// the names. States are named once, after all are known: during resolution a state
-    /// without a given name holds a placeholder, replaced by q0, q1, … in drawing order.
+    /// Stages 5 and 6: each symbol decided and applied in `order`, then the initial arrow;
+    /// `names` names the states (by symbol) that have no given name.
     private static func resolve(
-        _ classified: [Classified], order: [Int], ink: [InkStroke], base: Sketch, scale: Double?
+        _ classified: [Classified], order: [Int], ink: [InkStroke], base: Sketch, scale: Double?, names: [Int: String]
     ) -> SketchReading {
         var sketch = base
         let nextBaseIDs = (sketch.nextStateID, sketch.nextTransitionID)
@@ -193,7 +210,7 @@ public enum SketchReader {
             let symbols = labels.flatMap(\.symbols)
             let isEpsilon = labels.contains { $0.isEpsilon }
             let id = ink[symbol.group.strokes[0]].drawing
-            let name = givenName(of: symbol.group, ink: ink) ?? placeholderName(id)
+            let name = names[index] ?? givenName(of: symbol.group, ink: ink)
             (sketch.nextStateID, sketch.nextTransitionID) = (id, id)
             switch decide(symbol, in: sketch) {
             case let .reject(reason):
@@ -208,18 +225,9 @@ public enum SketchReader {
             }
         }
         sketch.resolveLooseEnds()
-        // Names, once, in drawing order (ids), past the names given and those of the opened sketch.
+        // States and transitions listed in drawing order (their ids), whatever order resolved them.
         sketch.states.sort { $0.id < $1.id }
         sketch.transitions.sort { $0.id < $1.id }
-        var used = Set(sketch.states.map(\.name).filter { !isPlaceholder($0) })
-        var names: [String: String] = [:]
-        for index in sketch.states.indices where isPlaceholder(sketch.states[index].name) {
-            var number = 0
-            while used.contains("q\(number)") { number += 1 }
-            names[sketch.states[index].name] = "q\(number)"
-            sketch.states[index].name = "q\(number)"
-            used.insert("q\(number)")
-        }
         // Past the last id in use, so ink that reads as nothing (pending, rejected) leaves the
         // sketch as it was.
         let lastID = (sketch.states.map(\.id) + sketch.transitions.map(\.id)).max() ?? -1
@@ -229,7 +237,7 @@ public enum SketchReader {
         var symbolOfStroke = [Int](repeating: 0, count: ink.count)
         for (index, entry) in classified.enumerated() {
             let (outcome, reading) = outcomes[index]!
-            let finished = outcome.described(on: sketch, names: names)
+            let finished = outcome.described(on: sketch)
             symbols.append(ReadSymbol(
                 group: entry.group, classification: entry.classification, reading: reading, outcome: finished,
                 kind: kind(of: finished, in: sketch)))
@@ -237,11 +245,6 @@ public enum SketchReader {
         }
         return SketchReading(sketch: sketch, symbols: symbols, symbolOfStroke: symbolOfStroke)
     }
-
-    /// A state's name while the states are resolved, before they are named (no one writes
-    /// this private-use character).
-    private static func placeholderName(_ id: Int) -> String { "\u{E000}\(id)" }
-    private static func isPlaceholder(_ name: String) -> Bool { name.hasPrefix("\u{E000}") }
 
     /// What an outcome made, judged on the finished sketch (a state made final by a circle
     /// drawn later is a final state; an arrow's ends as they are at the end).

@@ -56,26 +56,12 @@ public enum StrokeOutcome: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension StrokeOutcome {
-    /// The outcome as the finished sketch has it: states' names (`names` maps a placeholder
-    /// to the name given at the end), a transition's ends as they are after every state was
-    /// drawn and every loose end resolved. The one place an outcome is described again.
-    func described(on sketch: Sketch, names: [String: String]) -> StrokeOutcome {
-        func renamed(_ text: String) -> String {
-            names.reduce(text) { $0.replacingOccurrences(of: $1.key, with: $1.value) }
-        }
-        switch self {
-        case let .stateAdded(id, name, isFinal, connected):
-            return .stateAdded(state: id, name: sketch.state(id)?.name ?? renamed(name), isFinal: isFinal, connected: connected.map(renamed))
-        case let .madeFinal(id, name):
-            return .madeFinal(state: id, name: sketch.state(id)?.name ?? renamed(name))
-        case let .transitionAdded(id, from, to):
-            guard let transition = sketch.transition(id) else { return .transitionAdded(transition: id, from: from.map(renamed), to: to.map(renamed)) }
-            return .transitionAdded(transition: id, from: sketch.name(of: transition.from), to: sketch.name(of: transition.to))
-        case let .selfLoopAdded(id, state):
-            return .selfLoopAdded(transition: id, state: sketch.name(of: sketch.transition(id)?.to) ?? renamed(state))
-        case let .rejected(reason):
-            return .rejected(reason: renamed(reason))
-        }
+    /// The outcome as the finished sketch has it: a transition's ends as they are after every
+    /// state was drawn and every loose end resolved (`Sketch.resolveLooseEnds`). The one place
+    /// an outcome is described again.
+    func described(on sketch: Sketch) -> StrokeOutcome {
+        guard case let .transitionAdded(id, _, _) = self, let transition = sketch.transition(id) else { return self }
+        return .transitionAdded(transition: id, from: sketch.name(of: transition.from), to: sketch.name(of: transition.to))
     }
 }
 

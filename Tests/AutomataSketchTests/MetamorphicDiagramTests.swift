@@ -63,7 +63,7 @@ import TestSupport
         guard let first = points.first else { return points }
         var result = [first]
         for (previous, point) in zip(points, points.dropFirst()) {
-            let time = zip(previous.time, point.time).map { ($0 + $1) / 2 }
+            let time = previous.time.flatMap { first in point.time.map { (first + $0) / 2 } }
             result.append(StrokePoint(x: (previous.x + point.x) / 2, y: (previous.y + point.y) / 2, time: time))
             result.append(point)
         }
