@@ -27,7 +27,12 @@ pairs=()
 for sketch in "$data"/sketches_per_stroke/*.ndjson; do
     name="$(basename "$sketch" .ndjson)"
     mapfile -t words < <(python3 -c 'import json,sys; print("\n".join(json.load(open(sys.argv[1]))[sys.argv[2]]))' "$data/expected.json" "$name.ndjson")
-    "$strokekit" recognize "$sketch" --jff "$out/$name.jff" --tikz "$out/$name.tex" --json --simulate "${words[@]}" > "$out/$name.json"
+    # JFLAP cannot express every recognized automaton (several initial states): say so and go on.
+    if ! "$strokekit" recognize "$sketch" --jff "$out/$name.jff" --tikz "$out/$name.tex" --json --simulate "${words[@]}" \
+        > "$out/$name.json" 2> "$out/$name.err"; then
+        echo "check-jflap: $name.ndjson: no JFLAP file: $(cat "$out/$name.err")"
+        continue
+    fi
     pairs+=("$name.ndjson=$out/$name.jff=$out/$name.json")
 done
 python3 scripts/check_jflap.py "$data/expected.json" "${pairs[@]}"

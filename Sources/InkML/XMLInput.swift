@@ -136,7 +136,7 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
         _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
         attributes: [String: String] = [:]
     ) {
-        guard failure == nil else { return }
+        guard !stoppedAtXMLError(parser) else { return }
         guard stack.count < maximumDepth else {
             failure = XMLInput.Failure(line: parser.lineNumber, problem: "elements nested over \(maximumDepth) deep")
             parser.abortParsing()
@@ -146,13 +146,31 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
         stack.append(XMLElementNode(name: name, attributes: attributes, children: [], text: "", line: parser.lineNumber))
     }
 
+    /// The first XML error stops the parse at the next callback (see the InkML reader's
+    /// delegate: aborting inside this one crashes libxml2).
+    var pendingXMLError: XMLInput.Failure?
+
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+        if pendingXMLError == nil {
+            pendingXMLError = XMLInput.Failure(line: parser.lineNumber, problem: "not well-formed XML (\((parseError as NSError).localizedDescription))")
+        }
+    }
+
+    private func stoppedAtXMLError(_ parser: XMLParser) -> Bool {
+        guard failure == nil else { return true }
+        guard let pending = pendingXMLError else { return false }
+        failure = pending
+        parser.abortParsing()
+        return true
+    }
+
     func parser(_ parser: XMLParser, foundCharacters string: String) {
-        guard failure == nil, !stack.isEmpty else { return }
+        guard !stoppedAtXMLError(parser), !stack.isEmpty else { return }
         stack[stack.count - 1].text += string
     }
 
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
-        guard failure == nil, let element = stack.popLast() else { return }
+        guard !stoppedAtXMLError(parser), let element = stack.popLast() else { return }
         if stack.isEmpty { root = element } else { stack[stack.count - 1].children.append(element) }
     }
 }

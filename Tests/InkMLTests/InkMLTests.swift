@@ -99,7 +99,7 @@ import Testing
         #expect(InkML.drawings(traces).map(\.strokes.count) == [1, 2, 1])
     }
 
-    @Test func badInputIsAClearErrorNamingFileAndLine() {
+    @Test func badInputIsAClearErrorNamingFileAndLine() throws {
         let cases: [(String, String)] = [
             ("<ink><trace>'1 2</trace></ink>", "a difference with no earlier value"),
             ("<ink><trace>1 2 3</trace></ink>", "more than the 2 values"),
