@@ -54,11 +54,39 @@ function applyAnswer(answer) {
   render();
 }
 
+// The server keeps each session (committed before it answers), so a reload, a closed tab or a
+// restarted server brings the drawing back: the page remembers its session in localStorage.
+const savedSessionKey = "strokekit-session";
+
+function remembered() {
+  try { return localStorage.getItem(savedSessionKey); } catch (_) { return null; }
+}
+
+function remember(session) {
+  try { localStorage.setItem(savedSessionKey, session); } catch (_) { /* storage disabled */ }
+}
+
 async function startSession() {
-  const response = await fetch("/api/sessions", { method: "POST" });
-  const answer = await response.json();
+  let answer = null;
+  const saved = remembered();
+  if (saved) {
+    const response = await fetch(`/api/sessions/${encodeURIComponent(saved)}`);
+    if (response.ok) answer = await response.json();
+  }
+  if (!answer) {
+    const response = await fetch("/api/sessions", { method: "POST" });
+    const text = await response.text();
+    if (!response.ok) {
+      let message = text;
+      try { message = JSON.parse(text).error.message; } catch (_) { /* plain text */ }
+      throw new Error(message || `${response.status}`);
+    }
+    answer = JSON.parse(text);
+  }
   editor.session = answer.session;
+  remember(answer.session);
   showAutomaton(answer.automaton);
+  if (saved === answer.session) showStatus("your drawing is back: the server kept it", false);
   document.body.dataset.session = answer.session;
   render();
 }
