@@ -437,6 +437,7 @@ def main():
     arguments = parser.parse_args()
 
     strokes = read_sketch(arguments.sketch) if arguments.sketch else synthesized_diagram()
+    arguments.strokekit = os.path.abspath(arguments.strokekit)
     arguments.workdir = tempfile.mkdtemp(prefix="strokekit-bench-")
     store = arguments.store or f"sqlite:{arguments.workdir}/sessions.sqlite"
     try:

@@ -205,7 +205,9 @@ public struct EditorServer: Sendable {
             case let .conflict(message): throw HTTPError(.conflict, message: message)
             }
         } catch let error as SessionStoreError {
-            throw HTTPError(.serviceUnavailable, message: "\(error); nothing was changed by this request, and every edit answered before is kept: try again shortly")
+            throw HTTPError(
+                .serviceUnavailable, headers: [.retryAfter: "5"],
+                message: "\(error); this request was not acknowledged, and every edit acknowledged before is kept: try again shortly")
         }
     }
 

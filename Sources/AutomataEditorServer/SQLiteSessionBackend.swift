@@ -2,9 +2,10 @@ import Foundation
 import GRDB
 
 /// Sessions in one SQLite file (GRDB's `DatabasePool`: WAL mode, readers beside one writer).
-/// Every append is a transaction committed before the server answers: written to the WAL file,
-/// so an acknowledged edit survives the process being killed; with `syncEveryCommit` each commit
-/// is also flushed to the disk (`synchronous = FULL`), so it survives a power cut too.
+/// Every append is a transaction committed before the server answers. With `syncEveryCommit`
+/// (the default) each commit is flushed to the disk (`synchronous = FULL`), so an acknowledged
+/// edit survives a power cut; without, it is written to the WAL file and flushed at checkpoints
+/// (`synchronous = NORMAL`), which survives the process being killed but not a power cut.
 final class SQLiteSessionBackend: SessionBackend, @unchecked Sendable {
     let path: String
     let syncEveryCommit: Bool
@@ -13,7 +14,7 @@ final class SQLiteSessionBackend: SessionBackend, @unchecked Sendable {
     private let lock = NSLock()
     private var pool: DatabasePool?
 
-    init(path: String, syncEveryCommit: Bool = false, maximumPageCount: Int? = nil) {
+    init(path: String, syncEveryCommit: Bool = true, maximumPageCount: Int? = nil) {
         self.path = path
         self.syncEveryCommit = syncEveryCommit
         self.maximumPageCount = maximumPageCount

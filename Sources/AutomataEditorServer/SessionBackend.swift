@@ -3,19 +3,19 @@ import Foundation
 /// Where the editor keeps its sessions, as `strokekit serve --store` names it.
 ///
 ///     sqlite:sessions.sqlite                      one server; a file beside it (WAL mode)
-///     sqlite:sessions.sqlite?sync=full            ... with every commit flushed to the disk
+///     sqlite:sessions.sqlite?sync=normal          ... flushed to the disk at checkpoints only
 ///     postgres://user:password@host:5432/db       several servers sharing their sessions
 ///     memory:                                     nothing kept on disk (tests only)
 ///
-/// Every edit is committed before it is answered, so it survives the server being killed. With
-/// SQLite, a commit is written to the WAL file at once and flushed to the disk at checkpoints
-/// (`synchronous = NORMAL`); `?sync=full` flushes every commit (`synchronous = FULL`) so that
-/// it also survives a power cut, at the price of one disk flush per edit. PostgreSQL follows the
-/// database's `synchronous_commit` (on by default), which `?synchronous_commit=off` relaxes for
-/// the server's own connections.
+/// Every edit is committed before it is answered. With SQLite, each commit is flushed to the
+/// disk (`synchronous = FULL`), so an acknowledged edit survives the server being killed and
+/// the machine losing power; `?sync=normal` writes commits to the WAL file at once but flushes
+/// it at checkpoints only (`synchronous = NORMAL`): still safe when the server is killed, not
+/// when the power is cut. PostgreSQL follows the database's `synchronous_commit` (on by
+/// default), which `?synchronous_commit=off` relaxes for the server's own connections.
 public enum SessionStoreLocation: Sendable, Equatable, CustomStringConvertible {
     case memory
-    case sqlite(path: String, syncEveryCommit: Bool = false)
+    case sqlite(path: String, syncEveryCommit: Bool = true)
     case postgres(PostgresLocation)
 
     /// The default: `sessions.sqlite` in the working directory.
@@ -39,7 +39,7 @@ public enum SessionStoreLocation: Sendable, Equatable, CustomStringConvertible {
             self = .memory
         } else if text.hasPrefix("sqlite:") {
             var path = String(text.dropFirst("sqlite:".count))
-            var syncEveryCommit = false
+            var syncEveryCommit = true
             if let question = path.lastIndex(of: "?") {
                 let option = path[path.index(after: question)...]
                 switch option {
@@ -89,7 +89,7 @@ public enum SessionStoreLocation: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .memory: return "memory:"
-        case let .sqlite(path, syncEveryCommit): return "sqlite:\(path)" + (syncEveryCommit ? "?sync=full" : "")
+        case let .sqlite(path, syncEveryCommit): return "sqlite:\(path)" + (syncEveryCommit ? "" : "?sync=normal")
         case let .postgres(location):
             return "postgres://\(location.user)@\(location.host):\(location.port)/\(location.database)"
                 + (location.synchronousCommit.map { "?synchronous_commit=\($0)" } ?? "")
