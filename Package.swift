@@ -14,7 +14,8 @@
 //   StrokeOptimizers       loss and optimizers (training only)
 //   StrokeData             folder-per-class datasets, splits, k-fold, augmentation, synthesis
 //   StrokeTraining         trainer, recipe, cross-validation, evaluation, logs
-//   AutomataSketch         strokes -> automaton -> simulation
+//   InkML                  W3C InkML ink files -> strokes (FoundationXML, kept out of StrokeKit)
+//   AutomataSketch         strokes -> automaton -> simulation; JFLAP, TikZ and Graphviz out
 //   StrokeReport           the evaluation page
 //   StrokeExport           ONNX and Core ML export (not linked by StrokeKit)
 //   AutomataEditorServer   the browser editor's HTTP server and page (Hummingbird)
@@ -30,6 +31,7 @@ let package = Package(
     products: [
         // MARK: - Public API
         .library(name: "StrokeKit", targets: ["StrokeKit"]),
+        .library(name: "InkML", targets: ["InkML"]),
         .library(name: "AutomataSketch", targets: ["AutomataSketch"]),
         .library(name: "StrokeTraining", targets: ["StrokeTraining"]),
         .library(name: "StrokeExport", targets: ["StrokeExport"]),
@@ -78,7 +80,8 @@ let package = Package(
                 "StrokeSupport", "StrokeTensor", "StrokeImage", "StrokeNN", "StrokeOptimizers",
                 "StrokeModelFile", "StrokeKit", "StrokeData",
             ]),
-        .target(name: "AutomataSketch", dependencies: ["StrokeSupport", "StrokeImage", "StrokeKit"]),
+        .target(name: "InkML", dependencies: ["StrokeImage"]),
+        .target(name: "AutomataSketch", dependencies: ["StrokeSupport", "StrokeImage", "StrokeKit", "InkML"]),
         .target(name: "StrokeReport", dependencies: ["StrokeSupport", "StrokeImage", "StrokeData", "StrokeTraining"]),
         .target(
             name: "StrokeExport",
@@ -99,7 +102,7 @@ let package = Package(
             name: "strokekit",
             dependencies: [
                 "StrokeSupport", "StrokeTensor", "StrokeImage", "StrokeNN", "StrokeModelFile", "StrokeKit",
-                "StrokeData", "StrokeTraining", "AutomataSketch", "StrokeReport", "StrokeExport",
+                "StrokeData", "StrokeTraining", "InkML", "AutomataSketch", "StrokeReport", "StrokeExport",
                 "AutomataEditorServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -136,6 +139,7 @@ let package = Package(
         .testTarget(
             name: "StrokeKitTests",
             dependencies: ["StrokeKit", "StrokeImage", "StrokeNN", "StrokeSupport", "TestSupport"]),
+        .testTarget(name: "InkMLTests", dependencies: ["InkML", "StrokeImage", "TestSupport"]),
         .testTarget(
             name: "AutomataSketchTests",
             dependencies: [

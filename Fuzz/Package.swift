@@ -7,6 +7,7 @@ import PackageDescription
 
 let strokeKit = Target.Dependency.product(name: "StrokeKit", package: "StrokeKit")
 let automataSketch = Target.Dependency.product(name: "AutomataSketch", package: "StrokeKit")
+let inkML = Target.Dependency.product(name: "InkML", package: "StrokeKit")
 
 let package = Package(
     name: "StrokeKitFuzz",
@@ -20,5 +21,7 @@ let package = Package(
         .executableTarget(name: "FuzzSketch", dependencies: ["FuzzDriver", automataSketch]),
         .executableTarget(name: "FuzzAutomaton", dependencies: ["FuzzDriver", automataSketch]),
         .executableTarget(name: "FuzzArchitecture", dependencies: ["FuzzDriver", strokeKit]),
+        .executableTarget(name: "FuzzInkML", dependencies: ["FuzzDriver", inkML]),
+        .executableTarget(name: "FuzzJFLAP", dependencies: ["FuzzDriver", automataSketch]),
     ]
 )

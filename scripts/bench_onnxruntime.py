@@ -61,6 +61,8 @@ def run(model, inputs):
     one_thread, all_cores = rates(one), rates(session(model, cores))
     print(json.dumps({
         "onnxruntime": ort.__version__,
+        "numpy": np.__version__,
+        "onnxruntime_providers": ort.get_available_providers(),
         "infer_p50_us": samples[len(samples) // 2],
         "infer_p99_us": samples[len(samples) * 99 // 100],
         "batch": len(images),
@@ -86,9 +88,16 @@ def summary(ours_path, theirs_path):
     theirs = [json.loads(line) for line in open(theirs_path) if line.strip()]
     rounds = min(len(ours), len(theirs))
     version = theirs[0].get("onnxruntime", "?") if theirs else "?"
+    machine = ours[0].get("machine", {}) if ours else {}
+    peers = f"onnxruntime {version} ({', '.join(theirs[0].get('onnxruntime_providers', []))}; its own MLAS kernels), numpy {theirs[0].get('numpy', '?')}" if theirs else "?"
+    where = (f"CPU {machine.get('cpu_model', '?')} ({machine.get('logical_cores', '?')} logical cores; "
+             f"{' '.join(machine.get('vector_extensions', []))}); BLAS {machine.get('blas', '?')}, "
+             f"core type {machine.get('blas_core_type', '?')} (OPENBLAS_CORETYPE={machine.get('openblas_coretype') or 'unset'})")
+    print(f"machine: {where}")
+    print(f"peers: {peers}")
     print(f"StrokeKit vs onnxruntime {version}, {rounds} interleaved rounds, "
           f"{ours[0]['threads_all_cores']} cores; median [min..max]")
-    result = {"rounds": rounds, "onnxruntime": version}
+    result = {"rounds": rounds, "onnxruntime": version, "peers": peers, "machine": machine}
     for key, title, lower_is_better in FIGURES:
         a = [r[key] for r in ours[:rounds]]
         b = [r[key] for r in theirs[:rounds]]

@@ -455,10 +455,23 @@ def main():
             result, ok = load_mode(arguments, strokes, store)
     finally:
         shutil.rmtree(arguments.workdir, ignore_errors=True)
+    # Where it ran (CPU, vector extensions, BLAS and its core type), from the same binary, and
+    # the peer: this client's Python.
+    try:
+        machine = json.loads(subprocess.run([arguments.strokekit, "bench", "--machine", "--json"], capture_output=True,
+                                            text=True, check=True).stdout)["machine"]
+    except (OSError, subprocess.CalledProcessError, ValueError, KeyError):
+        machine = {"cpu_model": "unknown (run with a strokekit that has `bench --machine`)"}
+    result["machine"] = machine
+    result["client"] = f"Python {sys.version.split()[0]} (http.client, one thread per session)"
     if arguments.json:
         print(json.dumps(result))
     else:
-        for part, figures in result.items():
+        print(f"machine: CPU {machine.get('cpu_model')} ({machine.get('logical_cores', '?')} logical cores; "
+              f"{' '.join(machine.get('vector_extensions', []))}); BLAS {machine.get('blas', '?')}, core type "
+              f"{machine.get('blas_core_type', '?')} (OPENBLAS_CORETYPE={machine.get('openblas_coretype') or 'unset'}); "
+              f"client {result['client']}")
+        for part, figures in ((key, value) for key, value in result.items() if key not in ("machine", "client")):
             print(part + ": " + ", ".join(f"{key} {value}" for key, value in figures.items()))
     return 0 if ok else 1
 

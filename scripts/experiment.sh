@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 dataset="${1:-datasets/automata-shapes}"
 if [ ! -d "$dataset" ]; then
-    echo "experiment: no dataset at $dataset (see README, 'The dataset')" >&2
+    echo "experiment: no dataset at $dataset (see README, 'Data and licences')" >&2
     exit 1
 fi
 strokekit=.build/release/strokekit

@@ -5,15 +5,17 @@
 # prints per diagram and overall: states, finals, initial state, transitions right or not, the
 # lines read as their true symbol, every word's verdict; then how often random orders of a
 # diagram's symbols give the same automaton as the writer's order.
-# Usage: scripts/fa-benchmark.sh [--model FILE] [--orders N] [--seed S] [--only NAME] [--json]
+# Usage: scripts/fa-benchmark.sh [--model FILE] [--orders N] [--seed S] [--only NAME] [--half tuning|check] [--json]
+# Figures are printed for the tuning half (even writers) and the check half (odd writers) too.
 # Skipped (exit 0) with a message when the dataset is absent. Needs python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data=../shared/datasets/fa-diagrams
 if [ ! -d "$data/sketches" ]; then
-    echo "fa-benchmark: skipped, $data is absent (see README: real hand-drawn automata)" >&2
+    echo "fa-benchmark: skipped, $data is absent (see docs/benchmarks.md)" >&2
     exit 0
 fi
 strokekit=.build/release/strokekit
 swift build -c release --product strokekit >&2
+echo "fa-benchmark: machine: $("$strokekit" bench --machine)" >&2
 exec python3 scripts/fa_benchmark.py --data "$data" --binary "$strokekit" "$@"

@@ -7,6 +7,12 @@ compares with `truth/` and `expected.json`: states, finals, initial state and tr
 matched to the true ones by position), every line's symbol, every word's verdict. Then the order
 measure: seeded random orders of each diagram's symbol lines must give the same automaton as the
 writer's order. Python standard library only; called by scripts/fa-benchmark.sh.
+
+The diagrams are split by writer into two fixed halves, printed separately: the tuning half
+(even writer numbers: writers 000, 002, 004, 006, 008, 010; 11 diagrams) is where rules and
+parameters of the reader are chosen; the check half (odd writer numbers: 001, 003, 005, 007,
+009; 11 diagrams) only measures them. A change that helps the tuning half and costs the check
+half is not taken (docs/recognition.md).
 """
 import argparse
 import json
@@ -144,6 +150,15 @@ def score(report, truth, expected, per_stroke):
     }, problems
 
 
+def half_of(name):
+    """`tuning` or `check`: the fixed half of the writers a diagram belongs to (see above)."""
+    writer = int(name[len("writer"):len("writer") + 3])
+    return "tuning" if writer % 2 == 0 else "check"
+
+
+HALVES = ("tuning", "check")
+
+
 def shuffled_orders(lines, count, seed):
     generator = random.Random(seed)
     for _ in range(count):
@@ -160,6 +175,7 @@ def main():
     parser.add_argument("--orders", type=int, default=20, help="random symbol orders per diagram")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--only", help="only diagrams whose name contains this")
+    parser.add_argument("--half", choices=HALVES, help="only the diagrams of one half of the writers")
     parser.add_argument("--json", action="store_true", help="print one JSON object with every figure")
     args = parser.parse_args()
 
@@ -167,6 +183,8 @@ def main():
     names = sorted(n[: -len(".ndjson")] for n in expected_all)
     if args.only:
         names = [n for n in names if args.only in n]
+    if args.half:
+        names = [n for n in names if half_of(n) == args.half]
     log = sys.stderr if args.json else sys.stdout
     summary = {"modes": {}, "orders": {}}
     for mode, folder in (("one symbol per line", "sketches"), ("one stroke per line", "sketches_per_stroke")):
@@ -174,6 +192,7 @@ def main():
         totals = {"diagrams": 0, "right": 0, "states": 0, "finals": 0, "initial": 0, "transitions": 0,
                   "lines_right": 0, "lines": 0, "words_right": 0, "words": 0}
         failing = []
+        halves = {half: {"diagrams": 0, "right": 0} for half in HALVES}
         for name in names:
             truth = json.load(open(os.path.join(args.data, "truth", name + ".json")))
             expected = expected_all[name + ".ndjson"]
@@ -181,13 +200,15 @@ def main():
             result, problems = score(report, truth, expected, folder == "sketches_per_stroke")
             totals["diagrams"] += 1
             totals["right"] += result["diagram_right"]
+            halves[half_of(name)]["diagrams"] += 1
+            halves[half_of(name)]["right"] += result["diagram_right"]
             for key in ("states", "finals", "initial", "transitions"):
                 totals[key] += result[key]
             for key in ("lines_right", "lines", "words_right", "words"):
                 totals[key] += result[key]
             marks = " ".join(f"{k}:{'ok' if result[k] else 'WRONG'}" for k in ("states", "finals", "initial", "transitions"))
             verdict = "RIGHT" if result["diagram_right"] else "WRONG"
-            print(f"{name}  {verdict}  {marks}  lines {result['lines_right']}/{result['lines']}"
+            print(f"{name}  {half_of(name):6}  {verdict}  {marks}  lines {result['lines_right']}/{result['lines']}"
                   f"  words {result['words_right']}/{result['words']}", file=log)
             if not result["diagram_right"]:
                 failing.append(name)
@@ -198,11 +219,14 @@ def main():
               f"finals {totals['finals']}/{n}, initial {totals['initial']}/{n}, transitions {totals['transitions']}/{n}; "
               f"lines read as their symbol {totals['lines_right']}/{totals['lines']}; "
               f"words {totals['words_right']}/{totals['words']}", file=log)
-        summary["modes"][folder] = {**totals, "failing": failing}
+        print(f"-- {mode}: " + "; ".join(
+            f"{half} half {halves[half]['right']}/{halves[half]['diagrams']}" for half in HALVES), file=log)
+        summary["modes"][folder] = {**totals, "failing": failing, "halves": halves}
 
     if args.orders > 0:
         print(f"\n== random symbol orders ({args.orders} per diagram, seed {args.seed}): same automaton as the writer's order", file=log)
         same_total = verdicts_total = count_total = 0
+        order_halves = {half: {"same_automaton": 0, "orders": 0} for half in HALVES}
         with tempfile.TemporaryDirectory() as scratch:
             for index, name in enumerate(names):
                 truth = json.load(open(os.path.join(args.data, "truth", name + ".json")))
@@ -223,11 +247,16 @@ def main():
                 same_total += same
                 verdicts_total += same_verdicts
                 count_total += args.orders
+                order_halves[half_of(name)]["same_automaton"] += same
+                order_halves[half_of(name)]["orders"] += args.orders
                 print(f"{name}  same automaton {same}/{args.orders}, same verdicts {same_verdicts}/{args.orders}", file=log)
         print(f"-- random orders giving the writer's automaton (states, finals, initial, transitions): "
               f"{same_total}/{count_total} = {same_total / max(count_total, 1):.3f}; "
               f"the same verdict on every word: {verdicts_total}/{count_total} = {verdicts_total / max(count_total, 1):.3f}", file=log)
-        summary["orders"] = {"same_automaton": same_total, "same_verdicts": verdicts_total, "orders": count_total}
+        print("-- random orders, same automaton: " + "; ".join(
+            f"{half} half {order_halves[half]['same_automaton']}/{order_halves[half]['orders']}" for half in HALVES), file=log)
+        summary["orders"] = {"same_automaton": same_total, "same_verdicts": verdicts_total, "orders": count_total,
+                             "halves": order_halves}
     if args.json:
         print(json.dumps(summary, indent=2, sort_keys=True))
 

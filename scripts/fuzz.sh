@@ -5,7 +5,8 @@
 # SECONDS (default 30) or, with --runs N, until N executions (SECONDS still caps the time).
 # A crash, sanitizer report, leak or an input taking over FUZZ_TIMEOUT seconds (default 5,
 # generous for a loaded machine) stops the harness; its input is kept in out/fuzz/<harness>/,
-# printed (base64) with the report, and the script fails. Prints executions and coverage per
+# printed (base64) with the report, and the script fails. Leaks in other code than ours are
+# suppressed by name, each with its reason, in Fuzz/lsan-suppressions.txt. Prints executions and coverage per
 # harness. The Swift runtime's backtracer is off so that libFuzzer and ASan report a crash.
 # Usage: scripts/fuzz.sh [SECONDS] [--runs N] [--only HARNESS]
 set -euo pipefail
@@ -21,7 +22,7 @@ while [ $# -gt 0 ]; do
         *) echo "fuzz: unknown argument $1 (usage: scripts/fuzz.sh [SECONDS] [--runs N] [--only HARNESS])" >&2; exit 2 ;;
     esac
 done
-harnesses=(FuzzPNG FuzzModelFile FuzzQuickDraw FuzzSketch FuzzAutomaton FuzzArchitecture)
+harnesses=(FuzzPNG FuzzModelFile FuzzQuickDraw FuzzSketch FuzzAutomaton FuzzArchitecture FuzzInkML FuzzJFLAP)
 [ -n "$only" ] && harnesses=("$only")
 
 # Swift executables have their own main, so libFuzzer comes without its main (the harnesses
@@ -33,7 +34,10 @@ if [ -z "$runtime" ]; then
     exit 0
 fi
 echo "fuzz: building the harnesses with ASan and libFuzzer coverage (first build takes minutes)" >&2
-swift build --package-path Fuzz -c release --scratch-path .build-fuzz \
+# With --only, only that harness (and what it links) is built.
+product=()
+[ -n "$only" ] && product=(--product "$only")
+swift build --package-path Fuzz -c release --scratch-path .build-fuzz "${product[@]}" \
     -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp \
     -Xlinker "$runtime" -Xlinker -lstdc++ >&2
 bin="$(swift build --package-path Fuzz -c release --scratch-path .build-fuzz --show-bin-path)"
@@ -49,7 +53,8 @@ for harness in "${harnesses[@]}"; do
     [ -n "$runs" ] && limit+=(-runs="$runs")
     log="$artifacts/run.log"
     status=0
-    SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1" "$bin/$harness" "$work" "${limit[@]}" \
+    SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1" \
+        LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan-suppressions.txt:print_suppressions=0" "$bin/$harness" "$work" "${limit[@]}" \
         -timeout="${FUZZ_TIMEOUT:-5}" -rss_limit_mb=2048 -max_len=16384 -print_final_stats=1 \
         -artifact_prefix="$artifacts/" > "$log" 2>&1 || status=$?
     executions=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")

@@ -22,6 +22,7 @@ if [ ! -f "$data/classes.json" ]; then
 fi
 strokekit=.build/release/strokekit
 [ -x "$strokekit" ] || swift build -c release --product strokekit >&2
+echo "real-sketches-benchmark: machine: $("$strokekit" bench --machine)" >&2
 
 out=out/real-sketches
 options=()

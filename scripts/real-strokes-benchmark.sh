@@ -20,6 +20,7 @@ if [ ! -f "$data/classes.json" ]; then
 fi
 strokekit=.build/release/strokekit
 [ -x "$strokekit" ] || swift build -c release --product strokekit >&2
+echo "real-strokes-benchmark: machine: $("$strokekit" bench --machine)" >&2
 
 model=()
 score=()

@@ -9,6 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 strokekit=.build/release/strokekit
 [ -x "$strokekit" ] || swift build -c release --product strokekit
+echo "recognize-benchmark: machine: $("$strokekit" bench --machine)" >&2
 verbose="${1:-}"
 
 # sketch file | words to run | the words among them that the language accepts ('' is the empty word)

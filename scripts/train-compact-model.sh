@@ -3,7 +3,7 @@
 #   models/automata-shapes-compact.safetensors   (int8 weights, F16 scales and biases)
 # The teacher is the bundled thesis network (models/automata-shapes.safetensors): the
 # student learns from the labels and from the teacher's probabilities on the same augmented
-# images (README, "Distillation from the thesis network"). It keeps the last epoch of the
+# images (docs/models.md, "Distillation from the thesis network"). It keeps the last epoch of the
 # cosine schedule (no validation split: on 133 validation images the best-epoch rule picks
 # mid-schedule epochs by ties).
 # With --cv it instead runs the recipe's 5-fold cross-validation with seeds 0 and 1 (one
@@ -19,7 +19,7 @@ strokekit=.build/release/strokekit
 swift build -c release --product strokekit >&2
 
 # Chosen among architectures of at most 50 KB by 5-fold CV (seeds 0 and 1) and among seeds
-# 0-9 of that recipe by the real-strokes benchmark (README, "A compact model").
+# 0-9 of that recipe by the real-strokes benchmark (docs/models.md, "A compact model").
 arch=c16-p-c32-p-c48-p-d64
 seed=4
 recipe=(--epochs 30 --augment --synthetic 900 --negatives 1800 --lr-schedule cosine --reject-below 0.5

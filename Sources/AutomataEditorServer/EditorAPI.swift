@@ -1,7 +1,7 @@
 import AutomataSketch
 import Foundation
 
-// The JSON bodies of the editor's API (`/api/...`; README lists the routes). Requests are
+// The JSON bodies of the editor's API (`/api/...`; docs/editor.md lists the routes). Requests are
 // decoded strictly and checked against `EditorLimits`; every answer that changes the sketch
 // carries the whole automaton as the page draws it (`AutomatonView`).
 
@@ -56,6 +56,8 @@ struct EditResponse: Encodable {
     var message: String
     var verdict: StrokeVerdict?
     var automaton: AutomatonView
+    /// The strokes of an opened ink file (InkML), `[[x, y], ...]` each, for the page to show.
+    var ink: [[[Double]]]? = nil
 }
 
 /// A word run on the automaton, with the active states after each symbol.

@@ -12,6 +12,8 @@ public struct EditorLimits: Sendable {
     public var maximumStrokesPerDrawing: Int
     /// Most sessions kept at once; creating one more is refused until one is deleted.
     public var maximumSessions: Int
+    /// Most strokes in an opened ink file (InkML), each drawn as one request would be.
+    public var maximumOpenedStrokes: Int = 2_000
     /// Coordinates beyond this magnitude are refused (a canvas is a few thousand units wide).
     public var maximumCoordinate: Double
 

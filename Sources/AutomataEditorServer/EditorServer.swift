@@ -5,7 +5,7 @@ import StrokeImage
 import StrokeKit
 
 /// The browser editor's server: the page and its assets at `/`, the JSON API under `/api/`
-/// (docs/deployment.md and the README list the routes). One classifier serves every session;
+/// (docs/editor.md lists the routes; docs/deployment.md the stores). One classifier serves every session;
 /// each session is one person's sketch with its own undo history, kept in a session store
 /// (`SessionStoreLocation`) as its edits in order, committed before the answer is sent.
 public struct EditorServer: Sendable {
@@ -173,6 +173,44 @@ public struct EditorServer: Sendable {
             }
             return try await self.edited(context, request, .loadDocument(String(decoding: data, as: UTF8.self)))
         }
+        api.post("sessions/:session/open") { request, context in
+            let body = try await self.body(of: request)
+            let data = Data(buffer: body)
+            let opened: OpenedFile
+            do {
+                opened = try OpenedFile.read(data, source: "the opened file")
+            } catch {
+                throw HTTPError(.badRequest, message: "\(error)")
+            }
+            guard case let .ink(strokes) = opened else {
+                return try await self.edited(context, request, .openFile(base64: data.base64EncodedString()))
+            }
+            guard strokes.count <= self.limits.maximumOpenedStrokes,
+                strokes.allSatisfy({ $0.points.count <= self.limits.maximumPointsPerStroke })
+            else {
+                throw HTTPError(
+                    .contentTooLarge,
+                    message: "the ink has \(strokes.count) strokes; the limit is \(self.limits.maximumOpenedStrokes) strokes of \(self.limits.maximumPointsPerStroke) points")
+            }
+            // Drawn one stroke at a time, as a pen would have: the page shows the ink.
+            return try await self.edited(context, request, .openFile(base64: data.base64EncodedString()), ink: strokes)
+        }
+        api.get("sessions/:session/export.jff") { _, context in
+            let sketch = try await self.current(context).adapter.sketch
+            let jff: String
+            do {
+                jff = try JFLAP.jff(sketch)
+            } catch {
+                throw HTTPError(.unprocessableContent, message: "\(error)")
+            }
+            var response = Self.text(jff, type: "application/xml; charset=utf-8")
+            response.headers[.contentDisposition] = "attachment; filename=\"automaton.jff\""
+            return response
+        }
+        api.get("sessions/:session/export.tex") { _, context in
+            let tex = TikZExport.document(try await self.current(context).adapter.sketch)
+            return Self.text(tex, type: "application/x-tex; charset=utf-8")
+        }
         api.get("sessions/:session/export.dot") { _, context in
             Self.text(GraphvizExport.dot(try await self.current(context).adapter.sketch), type: "text/vnd.graphviz; charset=utf-8")
         }
@@ -296,7 +334,9 @@ public struct EditorServer: Sendable {
     /// the whole automaton. Edit errors (an unknown state, a bad name) become 4xx answers with
     /// the editor's message. An `If-Match` header with the version the sender saw (the `ETag`
     /// of an earlier answer) turns an edit that would not merge with edits made since into a 409.
-    private func edited(_ context: BasicRequestContext, _ request: Request, _ edit: SessionEdit) async throws -> Response {
+    private func edited(
+        _ context: BasicRequestContext, _ request: Request, _ edit: SessionEdit, ink: [Stroke]? = nil
+    ) async throws -> Response {
         let id = try context.parameters.require("session")
         let base = try request.headers[.ifMatch].map { header -> Int in
             let digits = header.trimmingCharacters(in: CharacterSet(charactersIn: "W/\" "))
@@ -320,13 +360,16 @@ public struct EditorServer: Sendable {
         } catch {
             throw HTTPError(.internalServerError, message: "the classifier failed: \(error)")
         }
-        return try Self.answer(result.snapshot, message: result.message, verdict: result.verdict)
+        return try Self.answer(result.snapshot, message: result.message, verdict: result.verdict, ink: ink)
     }
 
     /// The whole automaton with the session's version (also its `ETag`).
-    static func answer(_ snapshot: SessionSnapshot, message: String, verdict: StrokeVerdict? = nil) throws -> Response {
+    static func answer(
+        _ snapshot: SessionSnapshot, message: String, verdict: StrokeVerdict? = nil, ink: [Stroke]? = nil
+    ) throws -> Response {
         var response = try json(EditResponse(
-            session: snapshot.id, version: snapshot.version, message: message, verdict: verdict, automaton: snapshot.view))
+            session: snapshot.id, version: snapshot.version, message: message, verdict: verdict, automaton: snapshot.view,
+            ink: ink?.map { $0.points.map { [$0.x, $0.y] } }))
         response.headers[.eTag] = "\"\(snapshot.version)\""
         return response
     }

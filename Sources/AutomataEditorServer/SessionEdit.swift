@@ -18,6 +18,8 @@ enum SessionEdit: Codable, Sendable, Equatable {
     case setSymbols(transition: Int, symbols: [String], epsilon: Bool)
     /// An uploaded `.automaton` document, as its bytes (UTF-8 JSON).
     case loadDocument(String)
+    /// An opened file (`.automaton`, JFLAP or InkML ink), as its bytes in base64.
+    case openFile(base64: String)
 
     /// True for edits that re-read new ink against whatever the session holds: they merge with
     /// edits made meanwhile elsewhere. The others (undo, redo, clear, a loaded document, edits
@@ -29,10 +31,17 @@ enum SessionEdit: Codable, Sendable, Equatable {
         }
     }
 
-    /// True when the edit counts as one drawing received (the page's stroke counter).
+    /// True when the edit counts as one drawing received (the page's stroke counter): a drawing,
+    /// or opened ink (counted once, as when it was opened).
     var countsStroke: Bool {
-        if case .draw = self { return true }
-        return false
+        switch self {
+        case .draw: return true
+        case let .openFile(base64):
+            guard let data = Data(base64Encoded: base64), case .ink = try? OpenedFile.read(data, source: "a stored file")
+            else { return false }
+            return true
+        default: return false
+        }
     }
 
     /// What the edit did, in words, and the verdict of a drawing. Throws the editor's errors
@@ -63,6 +72,16 @@ enum SessionEdit: Codable, Sendable, Equatable {
             let sketch = try AutomatonDocument.decode(Data(text.utf8), source: "the uploaded document")
             adapter.load(sketch)
             return ("document loaded", nil)
+        case let .openFile(base64):
+            switch try OpenedFile.read(Data(base64Encoded: base64) ?? Data(), source: "the opened file") {
+            case let .sketch(sketch):
+                adapter.load(sketch)
+                return ("automaton opened", nil)
+            case let .ink(strokes):
+                adapter.load(Sketch())
+                for stroke in strokes { _ = try adapter.draw([stroke]) }
+                return ("ink opened: \(strokes.count) strokes read", nil)
+            }
         }
     }
 

@@ -72,14 +72,14 @@ extension Sketch {
         let drawing = DrawingMeasures(Array(strokes.joined()))
 
         if strokes.count > 1, isDoubleCircle(strokes) { return reading(.circle, .concentricCircles) }
-        // A circle drawn in goes, as one drawing (see `SymbolGrouping.formsOneCircle`; a dot
+        // A circle drawn in goes, as one drawing (see `StateFinder.formsOneCircle`; a dot
         // of ink among them counts too), is no self-loop, though its first arc may leave and
         // come back to a state's rim.
-        if classified == .circle, strokes.count > 1, SymbolGrouping.formsOneCircle(strokes, eachDrawingAtLeast: 0) {
+        if classified == .circle, strokes.count > 1, StateFinder.formsOneCircle(strokes, eachDrawingAtLeast: 0) {
             return (StrokeReading(shape: .circle, rule: nil), "")
         }
         if classified == .arrow || classified == .line { return (StrokeReading(shape: classified!, rule: nil), "") }
-        if connectsTwoStates(drawing) { return reading(.arrow, .strokeBetweenStates) }
+        if joinsTwoStates(drawing) { return reading(.arrow, .strokeBetweenStates) }
         if classified != nil, leavesAStateForGood(drawing) { return reading(.arrow, .strokeLeavingState) }
         if classified != .cycle,
             loopState(strokes.count > 1 ? DrawingMeasures(strokes[0]) : drawing, heads: Array(strokes.dropFirst().joined())) != nil
@@ -93,7 +93,7 @@ extension Sketch {
         }
         if let classified { return (StrokeReading(shape: classified, rule: nil), "") }
         if classification.label == "arrow", drawing.isSimpleOpenStroke,
-            drawing.shaftTurning <= StrokeRuleThresholds.initialArrowTurning,
+            drawing.shaftTurning <= tuned.rules.initialArrowTurning,
             snap(drawing.start, excluding: nil) == nil, snap(drawing.farthest, excluding: nil) != nil
         {
             return reading(.arrow, .arrowIntoState)
@@ -108,49 +108,62 @@ extension Sketch {
     /// True when every stroke is closed and round and all share about one centre.
     private func isDoubleCircle(_ strokes: [[SketchPoint]]) -> Bool {
         let circles = strokes.map(DrawingMeasures.init)
-        guard circles.allSatisfy(\.isClosedRound), let smallest = circles.map(\.meanRadius).min() else { return false }
-        return circles.allSatisfy {
-            Geometry.distance($0.centroid, circles[0].centroid) <= StrokeRuleThresholds.concentricOffset * smallest
-        }
+        return circles.allSatisfy(\.isClosedRound) && StateFinder.concentric(circles)
     }
 
-    /// True when the drawing is a simple open stroke whose start and tip attach to two
-    /// different states (a tip in reach of both takes the other one, as `addArrow` does,
-    /// when it lies outside the start's state).
-    func connectsTwoStates(_ drawing: DrawingMeasures) -> Bool {
-        guard drawing.isSimpleOpenStroke, let source = snap(drawing.start, excluding: nil),
-            snap(drawing.farthest, excluding: source.id) != nil
+    /// True when the drawing is a simple open stroke running from one state to another: its
+    /// start and tip (`Geometry.arrowTip`) attach to two different states (a tip in reach of
+    /// both takes the other one, as `addArrow` does, when it lies outside the start's state);
+    /// or, `alongItsEnds`, its ends are at two states or in line with them within
+    /// `looseEndReach` (people start arrows off the rim and stop them short of it; a shaft
+    /// whose head was drawn apart is judged so). The one test of a stroke joining two states
+    /// once the states are in the sketch (`StateSet.joinsTwoStates` asks it of the circles
+    /// found before).
+    func joinsTwoStates(_ drawing: DrawingMeasures, alongItsEnds: Bool = false) -> Bool {
+        guard drawing.isSimpleOpenStroke else { return false }
+        func startAndTipAtTwoStates() -> Bool {
+            guard let source = snap(drawing.start, excluding: nil), snap(drawing.farthest, excluding: source.id) != nil
+            else { return false }
+            return snap(drawing.farthest, excluding: nil)?.id != source.id
+                || Geometry.distance(drawing.farthest, source.center) > source.outerRadius
+        }
+        guard alongItsEnds else { return startAndTipAtTwoStates() }
+        let nearStart = Geometry.endDirection(drawing.points, atStart: true).inner
+        let nearEnd = Geometry.endDirection(drawing.points, atStart: false).inner
+        guard let target = snap(drawing.last, excluding: nil) ?? stateInLine(from: nearEnd, through: drawing.last, excluding: nil)
         else { return false }
-        return snap(drawing.farthest, excluding: nil)?.id != source.id
-            || Geometry.distance(drawing.farthest, source.center) > source.outerRadius
+        return startAndTipAtTwoStates()
+            || (snap(drawing.start, excluding: target.id) ?? stateInLine(from: nearStart, through: drawing.start, excluding: target.id)) != nil
     }
 
     /// The state the drawing is a self-loop on: its start and its return (the closest point
-    /// of its last quarter) within `loopReach` of the rim, the apex outside it, one turn, not around the state's centre, and smaller than the state (an open loop, whose ends
+    /// of the last quarter of its path) within `loopReach` of the rim, the apex outside it, one
+    /// turn, not around the state's centre, and smaller than the state (an open loop, whose ends
     /// show it is no circle, at most `openLoopMaxRadius` of the rim).
     /// `heads`: the points of a head drawn apart from the loop: the loop may come back to the
     /// rim at its head.
     func loopState(_ drawing: DrawingMeasures, heads: [SketchPoint] = []) -> SketchState? {
-        guard StrokeRuleThresholds.loopWinding.contains(abs(drawing.winding)),
-            drawing.pathLength <= StrokeRuleThresholds.loopStretch * 2 * Double.pi * drawing.meanRadius
+        guard tuned.shapes.loopWinding.contains(abs(drawing.winding)),
+            drawing.pathLength <= tuned.shapes.loopStretch * 2 * Double.pi * drawing.meanRadius
         else { return nil }
         // A head drawn apart counts only on a loop that curls back (its ends nearer each other
         // than its extent): a straight shaft with a far-flung head is no loop.
-        let curled = Geometry.distance(drawing.start, drawing.last) <= StrokeRuleThresholds.loopCurl * Geometry.extent(drawing.points)
+        let curled = Geometry.distance(drawing.start, drawing.last) <= tuned.rules.loopCurl * Geometry.extent(drawing.points)
         func headDistances(_ state: SketchState) -> [Double] {
             curled ? heads.map { Geometry.distance($0, state.center) } : []
         }
+        let lastQuarter = Geometry.portion(drawing.points, 0.75...1)
         var best: (state: SketchState, score: Double)?
         for state in states {
             let rim = state.outerRadius
-            let reach = rim + StrokeRuleThresholds.loopReach * state.radius
+            let reach = rim + tuned.rules.loopReach * state.radius
             let distances = drawing.points.map { Geometry.distance($0, state.center) }
-            // The loop ends where it comes back closest to the state in its last quarter: an
-            // arrowhead's last barb may point away from the rim.
-            let end = (distances[(distances.count * 3 / 4)...] + headDistances(state)).min()!
+            // The loop ends where it comes back closest to the state in its last quarter (of
+            // its path): an arrowhead's last barb may point away from the rim.
+            let end = (distances[lastQuarter] + headDistances(state)).min()!
             guard Geometry.distance(drawing.start, state.center) <= reach, end <= reach,
-                distances.max()! >= rim + StrokeRuleThresholds.loopMinimumBulge * state.radius,
-                drawing.meanRadius <= (drawing.isClosedRound ? StrokeRuleThresholds.loopAsCircleMaxRadius : StrokeRuleThresholds.openLoopMaxRadius) * rim,
+                distances.max()! >= rim + tuned.rules.loopMinimumBulge * state.radius,
+                drawing.meanRadius <= (drawing.isClosedRound ? tuned.rules.loopAsCircleMaxRadius : tuned.rules.openLoopMaxRadius) * rim,
                 abs(Geometry.windingTurns(drawing.points, around: state.center)) < 0.5
             else { continue }
             let score = Geometry.distance(drawing.centroid, state.center) / state.radius
@@ -160,22 +173,22 @@ extension Sketch {
     }
 
     /// True when the drawing is a simple open stroke starting at a state whose end (the closest
-    /// point of its last quarter) stays out of that state's reach.
+    /// point of the last quarter of its path) stays out of that state's reach.
     private func leavesAStateForGood(_ drawing: DrawingMeasures) -> Bool {
         guard drawing.isSimpleOpenStroke, let source = snap(drawing.start, excluding: nil) else { return false }
-        let end = drawing.points[(drawing.points.count * 3 / 4)...].map { Geometry.distance($0, source.center) }.min()!
-        return end > source.outerRadius + StrokeRuleThresholds.loopReach * source.radius
+        let end = drawing.points[Geometry.portion(drawing.points, 0.75...1)].map { Geometry.distance($0, source.center) }.min()!
+        return end > source.outerRadius + tuned.rules.loopReach * source.radius
     }
 
     /// True when the drawing winds round some state's centre (a circle drawn around it).
     private func goesRoundAState(_ drawing: DrawingMeasures) -> Bool {
-        states.contains { abs(Geometry.windingTurns(drawing.points, around: $0.center)) >= StrokeRuleThresholds.roundWinding.lowerBound }
+        states.contains { abs(Geometry.windingTurns(drawing.points, around: $0.center)) >= tuned.shapes.roundWinding.lowerBound }
     }
 
     /// True when some point of the drawing lies within `loopReach` of a state's rim.
     private func touchesAState(_ drawing: DrawingMeasures) -> Bool {
         states.contains { state in
-            let reach = state.outerRadius + StrokeRuleThresholds.loopReach * state.radius
+            let reach = state.outerRadius + tuned.rules.loopReach * state.radius
             return drawing.points.contains { Geometry.distance($0, state.center) <= reach }
         }
     }

@@ -14,7 +14,8 @@ struct DrawingMeasures {
     /// An arrow's tip (where the shaft ends and the head begins; see `init`) and its index.
     /// The shape measures use it; snapping uses `farthest`, as `addArrow` does.
     let tip: SketchPoint, tipIndex: Int
-    /// The point farthest from the start: where `addArrow` snaps the arrow's end.
+    /// The arrow's tip as `addArrow` attaches it (`Geometry.arrowTip`: for one stroke, the
+    /// point farthest from the start).
     let farthest: SketchPoint
     /// Distance from the start to the tip.
     let chord: Double
@@ -36,6 +37,7 @@ struct DrawingMeasures {
     init(_ points: [SketchPoint]) {
         precondition(!points.isEmpty, "measuring an empty drawing")
         self.points = points
+        let shapes = tuned.shapes
         let first = points[0]
         start = first
         last = points[points.count - 1]
@@ -46,13 +48,13 @@ struct DrawingMeasures {
         // farther than the tip.
         let distances = points.map { Geometry.distance($0, first) }
         let farthest = distances.max()!
-        self.farthest = points[distances.firstIndex(of: farthest)!]
-        var tipCandidate = distances.firstIndex { $0 >= StrokeRuleThresholds.tipNearFarthest * farthest }!
+        self.farthest = Geometry.arrowTip(shaft: points, heads: [])
+        var tipCandidate = distances.firstIndex { $0 >= shapes.tipNearFarthest * farthest }!
         var runningMaximum = 0
         for index in distances.indices.prefix(tipCandidate) {
             if distances[index] > distances[runningMaximum] { runningMaximum = index }
-            if distances[runningMaximum] >= StrokeRuleThresholds.tipReach * farthest,
-                distances[index] < distances[runningMaximum] - StrokeRuleThresholds.tipTurnBack * farthest
+            if distances[runningMaximum] >= shapes.tipReach * farthest,
+                distances[index] < distances[runningMaximum] - shapes.tipTurnBack * farthest
             {
                 tipCandidate = runningMaximum
                 break
@@ -64,7 +66,7 @@ struct DrawingMeasures {
         // The shaft is measured on its simplification at `shaftTolerance` of the chord: a
         // curve keeps its turning, but the pen's tremor (which can double the raw path length
         // and turning of a small drawing) counts for nothing.
-        let tolerance = StrokeRuleThresholds.shaftTolerance * chord
+        let tolerance = shapes.shaftTolerance * chord
         let shaft = Geometry.simplified(Array(points[...tipIndex]), tolerance: tolerance)
         shaftLength = Geometry.pathLength(shaft)
         shaftTurning = Geometry.turning(shaft)
@@ -86,19 +88,19 @@ struct DrawingMeasures {
     /// True for a stroke that goes round once and stays at about one distance from its centre,
     /// or on one oval (see `isClosedOval`).
     var isClosedRound: Bool {
-        StrokeRuleThresholds.roundWinding.contains(abs(winding))
-            && (radialSpread <= StrokeRuleThresholds.roundSpread || isClosedOval)
+        tuned.shapes.roundWinding.contains(abs(winding))
+            && (radialSpread <= tuned.shapes.roundSpread || isClosedOval)
     }
 
     /// True for a stroke that goes from its start to a tip far away without wandering: a
     /// straight or curved shaft, then at most a head near the tip.
     var isSimpleOpenStroke: Bool {
         chord > 0
-            && Geometry.distance(last, start) >= StrokeRuleThresholds.openEnds * chord
-            && shaftLength <= StrokeRuleThresholds.shaftStretch * chord
-            && shaftTurning <= StrokeRuleThresholds.shaftTurning
-            && headLength <= StrokeRuleThresholds.headLength * chord
-            && points[tipIndex...].allSatisfy { Geometry.distance($0, tip) <= StrokeRuleThresholds.headReach * chord }
+            && Geometry.distance(last, start) >= tuned.shapes.openEnds * chord
+            && shaftLength <= tuned.shapes.shaftStretch * chord
+            && shaftTurning <= tuned.shapes.shaftTurning
+            && headLength <= tuned.shapes.headLength * chord
+            && points[tipIndex...].allSatisfy { Geometry.distance($0, tip) <= tuned.shapes.headSpread * chord }
     }
 }
 
@@ -146,9 +148,9 @@ extension DrawingMeasures {
     }
 
     /// True for a stroke that goes round once as a circle or an oval (a state drawn in one
-    /// go, however flattened, down to `StrokeRuleThresholds.ovalAspect`).
+    /// go, however flattened, down to `tuned.shapes.ovalAspect`).
     var isClosedOval: Bool {
-        StrokeRuleThresholds.roundWinding.contains(abs(winding))
-            && ovalSpread <= StrokeRuleThresholds.roundSpread && aspect >= StrokeRuleThresholds.ovalAspect
+        tuned.shapes.roundWinding.contains(abs(winding))
+            && ovalSpread <= tuned.shapes.roundSpread && aspect >= tuned.shapes.ovalAspect
     }
 }

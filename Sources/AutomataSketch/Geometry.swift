@@ -171,3 +171,86 @@ extension Geometry {
         return result
     }
 }
+
+// MARK: - Along a stroke: by path length, never by point count
+//
+// A pen slows down at the ends of a stroke and bunches its points there, and devices sample
+// at different rates: "the last quarter" or "a fifth of the way in" measured in points moves
+// with the pen's speed and sampling rate. These measure along the path.
+
+extension Geometry {
+    /// The path length from the first point to each point (0 for the first).
+    static func arcLengths(_ points: [SketchPoint]) -> [Double] {
+        var lengths = [Double](repeating: 0, count: points.count)
+        for index in points.indices.dropFirst() {
+            lengths[index] = lengths[index - 1] + distance(points[index - 1], points[index])
+        }
+        return lengths
+    }
+
+    /// The indices of the points lying between the fractions `range` of the polyline's path
+    /// length (`0.75...1`: its last quarter). Never empty for a non-empty polyline: when no
+    /// point falls inside, the one nearest to the range's middle.
+    static func portion(_ points: [SketchPoint], _ range: ClosedRange<Double>) -> Range<Int> {
+        guard !points.isEmpty else { return 0..<0 }
+        let lengths = arcLengths(points)
+        let total = lengths[lengths.count - 1]
+        guard total > 0 else { return 0..<points.count }
+        let low = range.lowerBound * total, high = range.upperBound * total
+        let first = lengths.firstIndex { $0 >= low } ?? points.count - 1
+        let last = lengths.lastIndex { $0 <= high } ?? 0
+        if first <= last { return first..<(last + 1) }
+        let middle = (low + high) / 2
+        let nearest = lengths.indices.min { abs(lengths[$0] - middle) < abs(lengths[$1] - middle) }!
+        return nearest..<(nearest + 1)
+    }
+
+    /// One end of a stroke and the point a fifth of its path length in from that end: with
+    /// the end they give the direction the stroke leaves or arrives in there (a curved arrow
+    /// arrives at its state from the side, not along its chord).
+    static func endDirection(_ points: [SketchPoint], atStart: Bool) -> (end: SketchPoint, inner: SketchPoint) {
+        let inward = atStart ? points : points.reversed()
+        let reach = pathLength(points) / 5
+        var walked = 0.0
+        for index in inward.indices.dropFirst() {
+            walked += distance(inward[index - 1], inward[index])
+            if walked >= reach { return (inward[0], inward[index]) }
+        }
+        return (inward[0], inward[inward.count - 1])
+    }
+
+    /// The tip of an arrow: for a shaft whose head was drawn apart (`heads`: its points), the
+    /// point of the shaft's last quarter nearest to the head (the shaft's end, unless the pen
+    /// hooked on past the head); for one stroke, the point farthest from its start (an
+    /// arrowhead drawn in the same stroke doubles back from the tip and does not move it).
+    static func arrowTip(shaft: [SketchPoint], heads: [SketchPoint]) -> SketchPoint {
+        guard let start = shaft.first else { return heads.first ?? .zero }
+        guard !heads.isEmpty, shaft.count > 1 else {
+            return shaft.max { distance($0, start) < distance($1, start) }!
+        }
+        let head = centroid(heads)
+        return shaft[portion(shaft, 0.75...1)].min { distance($0, head) < distance($1, head) }!
+    }
+
+    /// The median of the radii (the sketch's scale R), nil for none.
+    static func typicalRadius(_ radii: [Double]) -> Double? {
+        let sorted = radii.sorted()
+        return sorted.isEmpty ? nil : sorted[sorted.count / 2]
+    }
+}
+
+extension Geometry {
+    /// True when the circles share about one centre: their centres at most
+    /// `tuned.states.concentricOffset` of the smallest radius apart, the largest radius
+    /// at most `tuned.states.concentricRatio` times the smallest. The one test of two
+    /// circles drawn round one centre (a final state), whether drawn in one drawing or apart.
+    static func areConcentric(_ circles: [(center: SketchPoint, radius: Double)]) -> Bool {
+        let radii = circles.map(\.radius)
+        guard let small = radii.min(), let large = radii.max(), small > 0,
+            large / small <= tuned.states.concentricRatio
+        else { return false }
+        return circles.allSatisfy {
+            distance($0.center, circles[0].center) <= tuned.states.concentricOffset * small
+        }
+    }
+}

@@ -55,12 +55,12 @@ public struct TransitionGeometry: Codable, Hashable, Sendable {
         self.tip = tip
     }
 
-    /// Points a fifth of the way along the shaft (start to tip) in from each end: with the
-    /// end they give the direction the arrow leaves and arrives in (see `Sketch.endDirections`).
+    /// Points a fifth of the shaft's path (start to tip) in from each end: with the end they
+    /// give the direction the arrow leaves and arrives in (see `Geometry.endDirection`).
     var nearEnds: (start: SketchPoint, tip: SketchPoint) {
         guard let tipIndex = points.firstIndex(of: tip), tipIndex > 0 else { return (tip, start) }
-        let near = Sketch.endDirections(points, tipIndex: tipIndex)
-        return (near.nearStart, near.nearEnd)
+        let shaft = Array(points[...tipIndex])
+        return (Geometry.endDirection(shaft, atStart: true).inner, Geometry.endDirection(shaft, atStart: false).inner)
     }
 }
 

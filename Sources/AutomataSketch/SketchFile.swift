@@ -1,4 +1,5 @@
 import Foundation
+import InkML
 import StrokeImage
 
 /// One line of a sketch file: a drawing (usually one stroke) and the labels the student gave it.
@@ -51,14 +52,27 @@ public enum SketchFileError: Error, Hashable, Sendable, CustomStringConvertible 
 /// or none); this adds the sketch's own keys.
 public enum SketchFile {
     /// Reads a sketch file (see `parse`).
+    /// An InkML file (one whose first character is `<`) is read by `InkML` instead, one line
+    /// per trace (see `lines(inkML:)`).
     public static func read(contentsOf url: URL, limits: QuickDraw.Limits = QuickDraw.Limits()) throws -> [SketchLine] {
-        let text: String
+        let data: Data
         do {
-            text = try String(contentsOf: url, encoding: .utf8)
+            data = try Data(contentsOf: url)
         } catch {
             throw SketchFileError.unreadable(path: url.path, reason: error.localizedDescription)
         }
-        return try parse(text, source: url.path, limits: limits)
+        return try parse(data, source: url.path, limits: limits)
+    }
+
+    /// Parses a sketch file's bytes, ndjson or InkML (told apart by the first character).
+    public static func parse(_ data: Data, source: String, limits: QuickDraw.Limits = QuickDraw.Limits()) throws -> [SketchLine] {
+        if InkML.looksLikeXML(data) {
+            return lines(inkML: try InkML.parse(data, source: source))
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw SketchFileError.unreadable(path: source, reason: "not UTF-8 text")
+        }
+        return try parse(text, source: source, limits: limits)
     }
 
     /// Parses ndjson text; `source` names the file in errors. Blank lines are skipped; a

@@ -52,16 +52,19 @@ public struct ClassificationCache: Sendable {
     }
 }
 
-/// The whole-sketch reader, in three stages re-run over all the ink whenever it changes, so
-/// the automaton does not depend on the order the strokes arrived in:
-/// 1. `SymbolGrouping`: strokes grouped into symbols (heads joined to their shafts, the two
-///    circles of a final state joined);
-/// 2. each symbol classified by the CNN (and the front end's shape where it gave one);
-/// 3. structure resolved: the symbols applied to an empty sketch by the stroke rules, states
-///    first (largest first, so a self-loop drawn round meets its state), then arrows and loops
-///    in drawing order, so every arrow sees every state: an arrow is an initial arrow only when
-///    no state lies at its start in the whole sketch. States without a given name are named
-///    q0, q1, … in the order they were drawn.
+/// The whole-sketch reader. Its stages run top-down over all the ink whenever it changes, so
+/// the automaton does not depend on the order the strokes arrived in (docs/recognition.md):
+/// 1. states (`StateFinder`): the states' circles in the ink (one stroke or in goes, two
+///    round one centre, shaky), round self-loops on a rim, and the scale R, measured once;
+/// 2. connectors (`SymbolGrouping`): arrows and loops grouped against those states (heads of
+///    one to three strokes before or after their shaft, extensions);
+/// 3. text: handwritten labels. An empty slot for now: every stroke is a shape;
+/// 4. each symbol classified by the CNN (or the front end's shape where it gave one);
+/// 5. the resolver (`decide`): one decision per symbol, what it becomes and the rule that
+///    decided, applied to the sketch states first (so every arrow sees every state);
+/// 6. the initial arrow, one global pass (`Sketch.resolveLooseEnds`): of the arrows starting
+///    in empty space, the one farthest from every state;
+/// 7. names: states without a given name are named q0, q1, … in drawing order.
 public enum SketchReader {
     /// Reads `ink` on top of `base` (the states and transitions of an opened document; empty
     /// for a new sketch). A symbol's state or transition id is the `drawing` of its first stroke.
@@ -69,28 +72,21 @@ public enum SketchReader {
         _ ink: [InkStroke], on base: Sketch = Sketch(), classifier: (any StrokeClassifying)?,
         cache: inout ClassificationCache
     ) throws -> SketchReading {
-        let groups = SymbolGrouping.group(ink)
-        var classified: [(group: SymbolGroup, classification: Classification, shape: StrokeShape?)] = []
-        for group in groups {
-            // A shape the front end gave needs no classifier.
-            if let shape = group.strokes.lazy.compactMap({ ink[$0].shape }).first {
-                classified.append((group, Classification(label: shape.rawValue, confidence: 1, probabilities: [:], isRejected: false), shape))
-                continue
-            }
-            guard let classifier else { throw SketchEditError.noClassifier }
-            let classification = try cache.classification(of: group, ink: ink, classifier: classifier)
-            // Two circles round one centre are a final state, whatever the CNN makes of the pair.
-            classified.append((group, classification, group.isConcentricCircles ? .circle : nil))
-        }
-        let order = resolutionOrder(classified.map { ($0.group, $0.classification) })
-
-        // Pass one with default names, to learn which groups become states; pass two names
-        // them in drawing order, as they would have been named had they been drawn in that
-        // order (a given name already used by an earlier state is rejected by the rules).
+        let states = StateFinder.find(ink)
+        let groups = SymbolGrouping.group(ink, states: states)
+        // Stage 3, text, goes here: the strokes of handwritten labels taken out of `groups`
+        // (decided against `states`: size against R, place inside a state or beside an
+        // arrow), never to become a state, an arrow or a loop. No label is read yet.
+        let classified = try classify(groups, ink: ink, classifier: classifier, cache: &cache)
+        let order = resolutionOrder(classified.map { ($0.group, $0.classification) }, scale: states.scale)
+        // Stage 7, names: the rules must see every state's name when they check a given one (a
+        // name already used by a state drawn earlier is refused), so the structure is resolved
+        // once with default names to learn which symbols become states, and once more with
+        // those states named q0, q1, … in drawing order, past the names given.
+        let first = resolve(classified, order: order, ink: ink, base: base, scale: states.scale, names: [:])
         var names: [Int: String] = [:]
-        var result = resolve(classified, order: order, ink: ink, base: base, names: names)
         var used = Set(base.states.map(\.name))
-        for (index, symbol) in result.symbols.enumerated() {
+        for (index, symbol) in first.symbols.enumerated() {
             guard case .stateAdded = symbol.outcome else { continue }
             if let given = givenName(of: classified[index].group, ink: ink) {
                 used.insert(given)
@@ -101,16 +97,74 @@ public enum SketchReader {
             names[index] = "q\(number)"
             used.insert("q\(number)")
         }
-        result = resolve(classified, order: order, ink: ink, base: base, names: names)
-        return result
+        return resolve(classified, order: order, ink: ink, base: base, scale: states.scale, names: names)
+    }
+
+    /// A symbol with the classifier's answer, and the shape it has whatever the classifier
+    /// says (the front end's, or a circle for two circles round one centre).
+    typealias Classified = (group: SymbolGroup, classification: Classification, shape: StrokeShape?)
+
+    /// Stage 4: each symbol classified, once per group of strokes (`cache`).
+    static func classify(
+        _ groups: [SymbolGroup], ink: [InkStroke], classifier: (any StrokeClassifying)?, cache: inout ClassificationCache
+    ) throws -> [Classified] {
+        try groups.map { group in
+            // A shape the front end gave needs no classifier.
+            if let shape = group.strokes.lazy.compactMap({ ink[$0].shape }).first {
+                return (group, Classification(label: shape.rawValue, confidence: 1, probabilities: [:], isRejected: false), shape)
+            }
+            guard let classifier else { throw SketchEditError.noClassifier }
+            let classification = try cache.classification(of: group, ink: ink, classifier: classifier)
+            // Two circles round one centre are a final state, whatever the CNN makes of the pair.
+            return (group, classification, group.isConcentricCircles ? .circle : nil)
+        }
+    }
+
+    /// What the resolver decided for one symbol.
+    enum Decision: Equatable {
+        /// Apply the rule for `shape`; `rule` is the context rule that chose the shape (nil
+        /// when the classifier's accepted label, or the front end, did).
+        case apply(StrokeShape, rule: ContextRule?)
+        /// Two or more circles round one centre: a state and its final circle.
+        case concentricCircles
+        case reject(reason: String)
+    }
+
+    /// Stage 5's decision table: what a grouped symbol becomes, given its classification and
+    /// the sketch resolved so far (every state is in place before any arrow or loop). The
+    /// first row that holds decides, and its rule is the one reported.
+    static func decide(_ symbol: Classified, in sketch: Sketch) -> Decision {
+        let (group, classification, shape) = symbol
+        let label = classification.isRejected ? nil : StrokeShape(classifierLabel: classification.label)
+        if group.isRetracedCircle { return .reject(reason: "this stroke runs along a state's circle; it changes nothing") }
+        if group.isConcentricCircles { return .concentricCircles }
+        if let shape { return .apply(shape, rule: nil) }
+        if !group.heads.isEmpty {
+            // A shaft from one state to another with its head drawn apart is a transition,
+            // however the classifier reads shaft and head together (a big head can look like
+            // a self-loop's curl).
+            if sketch.joinsTwoStates(DrawingMeasures(shaftToHeadApex(group.drawing).nonEmptyOrOrigin), alongItsEnds: true) {
+                return .apply(.arrow, rule: label == .arrow ? nil : .strokeBetweenStates)
+            }
+            // Likewise a loop on a state's rim with its head drawn apart is a self-loop.
+            if label != .arrow,
+                sketch.loopState(DrawingMeasures(group.drawing[0].nonEmptyOrOrigin), heads: Array(group.drawing.dropFirst().joined())) != nil
+            {
+                return .apply(.cycle, rule: label == .cycle ? nil : .loopOnRim)
+            }
+        }
+        // The context rules for one drawing (`Sketch.read`).
+        let (reading, rejection) = sketch.read(group.drawing, classification: classification)
+        guard let reading else { return .reject(reason: rejection) }
+        return .apply(reading.shape, rule: reading.rule)
     }
 
     /// States first, in drawing order: circles (and two circles round one centre) the
     /// classifier does not call self-loops or arrows; then small ones (below
-    /// `GroupingThresholds.smallCircle` of the median), which may be self-loops drawn round
+    /// `smallCircle` R), which may be self-loops drawn round
     /// that need their state in place, and closed round strokes the classifier calls
     /// self-loops; then everything else in drawing order.
-    static func resolutionOrder(_ symbols: [(group: SymbolGroup, classification: Classification)]) -> [Int] {
+    static func resolutionOrder(_ symbols: [(group: SymbolGroup, classification: Classification)], scale: Double?) -> [Int] {
         let ranks = symbols.map { symbol -> (rank: Int, radius: Double) in
             let measures = symbol.group.drawing.map { DrawingMeasures($0.nonEmptyOrOrigin) }
             let radius = measures.map(\.meanRadius).min() ?? 0
@@ -121,9 +175,8 @@ public enum SketchReader {
             if round && label == .cycle { return (1, radius) }
             return (2, 0)
         }
-        let circleRadii = ranks.filter { $0.rank == 0 }.map(\.radius).sorted()
-        let median = circleRadii.isEmpty ? 0 : circleRadii[circleRadii.count / 2]
-        let rank = ranks.map { $0.rank == 0 && $0.radius < GroupingThresholds.smallCircle * median ? 1 : $0.rank }
+        let small = tuned.states.smallCircle * (scale ?? 0)
+        let rank = ranks.map { $0.rank == 0 && $0.radius < small ? 1 : $0.rank }
         return symbols.indices.sorted { (rank[$0], $0) < (rank[$1], $1) }
     }
 
@@ -143,51 +196,35 @@ public enum SketchReader {
         group.strokes.lazy.compactMap { ink[$0].name }.first
     }
 
+    /// Stages 5 and 6: each symbol decided and applied in `order`, then the initial arrow;
+    /// `names` names the states (by symbol) that have no given name.
     private static func resolve(
-        _ classified: [(group: SymbolGroup, classification: Classification, shape: StrokeShape?)],
-        order: [Int], ink: [InkStroke], base: Sketch, names: [Int: String]
+        _ classified: [Classified], order: [Int], ink: [InkStroke], base: Sketch, scale: Double?, names: [Int: String]
     ) -> SketchReading {
         var sketch = base
         let nextBaseIDs = (sketch.nextStateID, sketch.nextTransitionID)
         var outcomes: [Int: (StrokeOutcome, StrokeReading?)] = [:]
         for index in order {
-            let (group, classification, shape) = classified[index]
-            let labels = group.strokes.map { ink[$0] }
+            let symbol = classified[index]
+            let labels = symbol.group.strokes.map { ink[$0] }
             let symbols = labels.flatMap(\.symbols)
             let isEpsilon = labels.contains { $0.isEpsilon }
-            let name = names[index] ?? givenName(of: group, ink: ink)
-            let id = ink[group.strokes[0]].drawing
+            let id = ink[symbol.group.strokes[0]].drawing
+            let name = names[index] ?? givenName(of: symbol.group, ink: ink)
             (sketch.nextStateID, sketch.nextTransitionID) = (id, id)
-            if group.isRetracedCircle {
-                outcomes[index] = (.rejected(reason: "this stroke runs along a state's circle; it changes nothing"), nil)
-            } else if group.isConcentricCircles {
-                let outcome = sketch.applyConcentricCircles(group.drawing, name: name)
+            switch decide(symbol, in: sketch) {
+            case let .reject(reason):
+                outcomes[index] = (.rejected(reason: reason), nil)
+            case .concentricCircles:
+                let outcome = sketch.applyConcentricCircles(symbol.group.drawing, name: name, scale: scale)
                 outcomes[index] = (outcome, outcome.isRejected ? nil : StrokeReading(shape: .circle, rule: .concentricCircles))
-            } else if shape == nil, !group.heads.isEmpty,
-                sketch.shaftJoinsTwoStates(DrawingMeasures(Self.shaftToHeadApex(group.drawing).nonEmptyOrOrigin))
-            {
-                // A shaft from one state to another with its head drawn apart is a transition,
-                // however the classifier reads shaft and head together (a big head can look
-                // like a self-loop's curl).
-                let outcome = sketch.apply(group.drawing, as: .arrow, symbols: symbols, isEpsilon: isEpsilon)
-                let rule: ContextRule? = StrokeShape(classifierLabel: classification.label) == .arrow && !classification.isRejected ? nil : .strokeBetweenStates
-                outcomes[index] = (outcome, outcome.isRejected ? nil : StrokeReading(shape: .arrow, rule: rule))
-            } else if shape == nil, !group.heads.isEmpty, classification.isRejected || StrokeShape(classifierLabel: classification.label) != .arrow,
-                sketch.loopState(DrawingMeasures(group.drawing[0].nonEmptyOrOrigin), heads: Array(group.drawing.dropFirst().joined())) != nil
-            {
-                // Likewise a loop on a state's rim with its head drawn apart is a self-loop.
-                let outcome = sketch.apply(group.drawing, as: .cycle, symbols: symbols, isEpsilon: isEpsilon)
-                let rule: ContextRule? = StrokeShape(classifierLabel: classification.label) == .cycle && !classification.isRejected ? nil : .loopOnRim
-                outcomes[index] = (outcome, outcome.isRejected ? nil : StrokeReading(shape: .cycle, rule: rule))
-            } else if let shape {
-                let outcome = sketch.apply(group.drawing, as: shape, name: name, symbols: symbols, isEpsilon: isEpsilon)
-                outcomes[index] = (outcome, outcome.isRejected ? nil : StrokeReading(shape: shape, rule: nil))
-            } else {
-                outcomes[index] = sketch.apply(
-                    group.drawing, classification: classification, name: name, symbols: symbols, isEpsilon: isEpsilon)
+            case let .apply(shape, rule):
+                let outcome = sketch.apply(
+                    symbol.group.drawing, as: shape, name: name, symbols: symbols, isEpsilon: isEpsilon, scale: scale)
+                outcomes[index] = (outcome, outcome.isRejected ? nil : StrokeReading(shape: shape, rule: rule))
             }
         }
-        let loosened = Set(sketch.resolveLooseEnds())
+        sketch.resolveLooseEnds()
         // States and transitions listed in drawing order (their ids), whatever order resolved them.
         sketch.states.sort { $0.id < $1.id }
         sketch.transitions.sort { $0.id < $1.id }
@@ -199,13 +236,11 @@ public enum SketchReader {
         var symbols: [ReadSymbol] = []
         var symbolOfStroke = [Int](repeating: 0, count: ink.count)
         for (index, entry) in classified.enumerated() {
-            var (outcome, reading) = outcomes[index]!
-            if case let .transitionAdded(id, _, _) = outcome, loosened.contains(id), let transition = sketch.transition(id) {
-                outcome = .transitionAdded(transition: id, from: sketch.name(of: transition.from), to: sketch.name(of: transition.to))
-            }
+            let (outcome, reading) = outcomes[index]!
+            let finished = outcome.described(on: sketch)
             symbols.append(ReadSymbol(
-                group: entry.group, classification: entry.classification, reading: reading, outcome: outcome,
-                kind: kind(of: outcome, in: sketch)))
+                group: entry.group, classification: entry.classification, reading: reading, outcome: finished,
+                kind: kind(of: finished, in: sketch)))
             for stroke in entry.group.strokes { symbolOfStroke[stroke] = index }
         }
         return SketchReading(sketch: sketch, symbols: symbols, symbolOfStroke: symbolOfStroke)
@@ -232,29 +267,17 @@ public enum SketchReader {
 extension Sketch {
     /// A final state drawn as separate circles round one centre: the smallest circle is the
     /// state, the next one round it makes it final (however close their radii are).
-    mutating func applyConcentricCircles(_ circles: [[SketchPoint]], name: String?) -> StrokeOutcome {
+    mutating func applyConcentricCircles(_ circles: [[SketchPoint]], name: String?, scale: Double? = nil) -> StrokeOutcome {
         let bySize = circles.sorted {
             Geometry.meanDistance($0, from: Geometry.centroid($0)) < Geometry.meanDistance($1, from: Geometry.centroid($1))
         }
-        let inner = apply([bySize[0]], as: .circle, name: name)
+        let inner = apply([bySize[0]], as: .circle, name: name, scale: scale)
         guard case let .stateAdded(id, stateName, _, connected) = inner else { return inner }
-        for outer in bySize.dropFirst() { _ = apply([outer], as: .circle) }
+        for outer in bySize.dropFirst() { _ = apply([outer], as: .circle, scale: scale) }
         return .stateAdded(state: id, name: stateName, isFinal: state(id)?.isFinal == true, connected: connected)
     }
 
-    /// True when a shaft drawn apart from its head runs from one state to another: a simple
-    /// open stroke whose ends are at two states, or in line with them within `looseEndReach`
-    /// (people start arrows off the rim and stop them short of it).
-    func shaftJoinsTwoStates(_ shaft: DrawingMeasures) -> Bool {
-        guard shaft.isSimpleOpenStroke else { return false }
-        let (nearStart, nearEnd) = Self.endDirections(shaft.points, tipIndex: shaft.points.count - 1)
-        guard let target = snap(shaft.last, excluding: nil) ?? stateInLine(from: nearEnd, through: shaft.last, excluding: nil)
-        else { return false }
-        let source = snap(shaft.start, excluding: target.id) ?? stateInLine(from: nearStart, through: shaft.start, excluding: target.id)
-        return connectsTwoStates(shaft) || source != nil
-    }
-
-    /// The last step of stage 3: arrow ends the stroke rules left in empty space, judged on the
+    /// Stage 6: arrow ends the stroke rules left in empty space, judged on the
     /// whole sketch. A tip that stops short of a state further than `arrowSnap` (but within
     /// `looseEndReach`, the state ahead of the arrow along its chord or, for an arrow leaving a
     /// state, along the direction it arrives in: a curved back edge arrives from the side)
@@ -263,6 +286,7 @@ extension Sketch {
     /// at the state behind them within `looseEndReach` (people start a transition a little
     /// away from its state; only the initial arrow comes from empty space). Returns the ids
     /// of the transitions it changed.
+    @discardableResult
     mutating func resolveLooseEnds() -> [Int] {
         var changed: [Int] = []
         for index in transitions.indices where transitions[index].kind == .regular && transitions[index].to == nil {
@@ -294,13 +318,6 @@ extension Sketch {
         return changed
     }
 
-    /// Points a fifth of the way in from each end of the shaft `points[...tipIndex]`: with the
-    /// end they give the direction the shaft leaves and arrives in (a curved arrow arrives
-    /// at its state from the side, not along its chord).
-    static func endDirections(_ points: [SketchPoint], tipIndex: Int) -> (nearStart: SketchPoint, nearEnd: SketchPoint) {
-        (points[tipIndex / 5], points[tipIndex - tipIndex / 5])
-    }
-
     /// The state an arrow running from `start` through `end` meets just beyond `end`: the one
     /// whose rim is relatively nearest to `end`, within `looseEndReach` radii, ahead of the
     /// arrow (its centre at most 60° off the arrow's direction).
@@ -314,7 +331,7 @@ extension Sketch {
             let distance = Geometry.distance(state.center, end)
             guard distance > 0, (offset * direction).sum() / distance >= 0.5 else { continue }
             let gap = (distance - state.outerRadius) / state.radius
-            guard gap <= StrokeRuleThresholds.looseEndReach else { continue }
+            guard gap <= tuned.rules.looseEndReach else { continue }
             if best == nil || gap < best!.gap { best = (state, gap) }
         }
         return best?.state

@@ -36,6 +36,9 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Raw 8-bit 28x28 images, one after another, for the inference figures (default: 256 seeded random blobs).")
     var inputs: String?
 
+    @Flag(help: "Only print the machine: CPU model, vector extensions, BLAS and its core type.")
+    var machine = false
+
     @Flag(help: "Only the inference figures (no sgemm reference, no training).")
     var inferenceOnly = false
 
@@ -47,6 +50,12 @@ struct BenchCommand: ParsableCommand {
     }
 
     func run() throws {
+        let here = MachineDescription.current()
+        if machine {
+            if json { try printJSON(["machine": here.dictionary]) } else { print(here.summary) }
+            return
+        }
+        if !json { print(here.summary) }
         let classifier = try benchmarkClassifier()
         let images = try benchmarkImages()
         let check = try checkFastPath(classifier: classifier, images: images)
@@ -62,6 +71,7 @@ struct BenchCommand: ParsableCommand {
             "batch_images_per_second_1_thread_fastest": round2(batch.oneThread.fastest),
             "batch_images_per_second_all_cores_fastest": round2(batch.allCores.fastest),
             "threads_all_cores": ProcessInfo.processInfo.activeProcessorCount,
+            "machine": here.dictionary,
         ]
         if inferenceOnly {
             if json { try printJSON(inferenceObject) } else { printInference(check: check, inference: inference, batch: batch, count: images.count) }

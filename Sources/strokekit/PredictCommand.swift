@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import InkML
 import StrokeImage
 import StrokeKit
 import StrokeTraining
@@ -8,10 +9,11 @@ import StrokeTraining
 struct PredictCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "predict",
-        abstract: "Classify PNG images or QuickDraw ndjson drawings with a model.",
+        abstract: "Classify PNG images, QuickDraw ndjson drawings or InkML ink with a model.",
         discussion: """
             With --strokes, every drawing of the ndjson file is rasterized as the training \
-            images were and classified; results name the file, line and key_id.
+            images were and classified; results name the file, line and key_id. An InkML \
+            file's drawings are its outermost trace groups, and each trace outside a group.
             """)
 
     @Option(help: ArgumentHelp("Model file (safetensors); default: the bundled model.", valueName: "file"))
@@ -20,7 +22,7 @@ struct PredictCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("PNG images to classify (any size: aspect-fit into 28x28).", valueName: "image.png"))
     var images: [String] = []
 
-    @Option(help: ArgumentHelp("QuickDraw ndjson file: classify each drawing.", valueName: "file.ndjson"))
+    @Option(help: ArgumentHelp("QuickDraw ndjson or InkML file: classify each drawing.", valueName: "file.ndjson|file.inkml"))
     var strokes: String?
 
     @Flag(help: "With --strokes: skip malformed lines with a warning instead of stopping.")
@@ -50,7 +52,19 @@ struct PredictCommand: ParsableCommand {
     }
 
     private func predictStrokes(_ path: String, classifier: ShapeClassifier) throws {
-        let (drawings, warnings) = try QuickDraw.read(contentsOf: URL(fileURLWithPath: path), skipBad: skipBad)
+        let url = URL(fileURLWithPath: path)
+        if let head = FileHandle(forReadingAtPath: path).flatMap({ try? $0.read(upToCount: 64) }), InkML.looksLikeXML(head) {
+            let drawings = InkML.drawings(try InkML.read(contentsOf: url))
+            let results = try classifier.classify(strokeBatch: drawings.map(\.strokes))
+            for (number, (drawing, result)) in zip(drawings, results).enumerated() {
+                var extra: [String: Any] = ["drawing": number + 1, "line": drawing.firstTrace.line]
+                if let id = drawing.firstTrace.id { extra["trace"] = id }
+                printClassification(result, source: "\(path):\(drawing.firstTrace.line)", classes: classifier.classes,
+                                    json: json, extra: extra)
+            }
+            return
+        }
+        let (drawings, warnings) = try QuickDraw.read(contentsOf: url, skipBad: skipBad)
         Terminal.warn(warnings)
         let results = try classifier.classify(strokeBatch: drawings.map(\.strokes))
         for (drawing, result) in zip(drawings, results) {

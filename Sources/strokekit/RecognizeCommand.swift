@@ -4,16 +4,18 @@ import AutomataSketch
 import Foundation
 import StrokeModelFile
 
-/// `strokekit recognize`: a sketch file (ndjson) -> automaton -> words simulated.
+/// `strokekit recognize`: a sketch file (ndjson or InkML) -> automaton -> words simulated.
 struct RecognizeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "recognize",
-        abstract: "Turn a sketch (ndjson strokes) into an automaton and run words on it.",
+        abstract: "Turn a sketch (ndjson or InkML strokes) into an automaton and run words on it.",
         discussion: """
             SKETCH holds one JSON object per line, in drawing order, in the QuickDraw form \
             {"drawing": [[xs, ys]]} (screen coordinates, y down), optionally with \
             "symbols": ["0", "1"] and "epsilon": true for the transition or self-loop the \
-            stroke creates, and "name": "q0" for the state it creates.
+            stroke creates, and "name": "q0" for the state it creates. An InkML file (W3C \
+            Ink Markup Language, as pen tablets and the FA database write it) is read one \
+            trace per line, in screen points (see docs/recognition.md).
 
             Each drawing is classified by the CNN, then read in the context of the sketch: a \
             curved arrow from one state to another is a transition even when the classifier \
@@ -32,7 +34,7 @@ struct RecognizeCommand: ParsableCommand {
     @Option(name: .long, help: "Classifier model file (default: the bundled model).")
     var model: String?
 
-    @Argument(help: "The sketch file (.ndjson).")
+    @Argument(help: "The sketch file (.ndjson or .inkml).")
     var sketch: String
 
     @Option(
@@ -42,6 +44,12 @@ struct RecognizeCommand: ParsableCommand {
 
     @Option(name: .long, help: "Write the automaton as Graphviz DOT to this file.")
     var dot: String?
+
+    @Option(name: .long, help: "Write the automaton as a JFLAP finite automaton (.jff) to this file.")
+    var jff: String?
+
+    @Option(name: .long, help: "Write the automaton as a LaTeX document with a TikZ picture (automata library) to this file.")
+    var tikz: String?
 
     @Option(name: .long, help: "Save the sketch as an .automaton document.")
     var save: String?
@@ -62,13 +70,9 @@ struct RecognizeCommand: ParsableCommand {
         let lines = try SketchFile.read(contentsOf: URL(fileURLWithPath: sketch))
         let classifier = try loadClassifier(modelPath: model)
         let recognition = try SketchRecognizer.recognize(lines, classifier: classifier, source: sketch)
-        if let dot {
-            do {
-                try GraphvizExport.dot(recognition.sketch).write(toFile: dot, atomically: true, encoding: .utf8)
-            } catch {
-                throw ValidationError("\(dot): cannot write the DOT file (\(error.localizedDescription))")
-            }
-        }
+        if let dot { try write(GraphvizExport.dot(recognition.sketch), to: dot, what: "the DOT file") }
+        if let jff { try write(JFLAP.jff(recognition.sketch, source: sketch), to: jff, what: "the JFLAP file") }
+        if let tikz { try write(TikZExport.document(recognition.sketch), to: tikz, what: "the TikZ file") }
         if let overlay {
             let lineNumbers = lines.flatMap { line in line.strokes.map { _ in line.lineNumber } }
             let picture = SketchOverlay.svg(recognition.editor.reading, ink: recognition.editor.ink, lineNumbers: lineNumbers)
@@ -84,5 +88,13 @@ struct RecognizeCommand: ParsableCommand {
         let report = RecognitionReport(
             sketch: recognition.sketch, strokes: recognition.strokes, revisions: recognition.revisions, words: simulate)
         print(json ? try report.json() : report.text)
+    }
+
+    private func write(_ text: String, to path: String, what: String) throws {
+        do {
+            try AtomicFile.write(Data(text.utf8), to: URL(fileURLWithPath: path))
+        } catch {
+            throw ValidationError("\(path): cannot write \(what) (\(error))")
+        }
     }
 }

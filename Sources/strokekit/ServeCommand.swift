@@ -12,7 +12,7 @@ struct ServeCommand: ParsableCommand {
             Open the printed address in a browser (a laptop, tablet or phone): draw states and \
             transitions with a pen, finger or mouse, type symbols, simulate words. The server \
             listens on loopback unless --host says otherwise; the JSON API is under /api/ \
-            (README: "The editor in the browser"). --port 0 takes any free port. Ctrl-C stops it.
+            (docs/editor.md). --port 0 takes any free port. Ctrl-C stops it.
 
             Sessions are kept in --store, every edit committed before it is answered, so a \
             restarted server (after a crash, kill -9 or a reboot) gives every student their \

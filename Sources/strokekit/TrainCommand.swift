@@ -59,7 +59,7 @@ struct TrainCommand: ParsableCommand {
     @Option(help: "Stop after this many epochs without a better validation accuracy.")
     var patience: Int?
 
-    @Option(help: ArgumentHelp("Network architecture, e.g. c16-p-c32-p-c64-p-d128 (see README).", valueName: "spec"))
+    @Option(help: ArgumentHelp("Network architecture, e.g. c16-p-c32-p-c64-p-d128 (see docs/cli.md).", valueName: "spec"))
     var arch = ArchitectureSpec.default.description
 
     @Option(help: ArgumentHelp(

@@ -286,7 +286,7 @@ struct RejectsGroupsClassifier: StrokeClassifying {
         #expect(!measures.isClosedRound && measures.isLooselyRound, "the case needs a shaky circle")
         let end = try #require(circle.sketchPoints.last)
         let start = end + SketchPoint(-6, 8), tip = a + SketchPoint(34, 4)
-        #expect(Geometry.distance(start, tip) < GroupingThresholds.headMaxShaft * radius, "the case needs a short transition")
+        #expect(Geometry.distance(start, tip) < tuned.connectors.ownArrowMinimumChord * radius, "the case needs a short transition")
         let found = groups([Hand.circle(a, radius), circle, Hand.stroke([start, tip]), Hand.circle(b + SketchPoint(0, 200), radius)])
         #expect(group(of: 1, in: found)?.strokes == [1], "\(found.map(\.strokes))")
         #expect(group(of: 2, in: found)?.strokes == [2])
@@ -338,7 +338,7 @@ struct RejectsGroupsClassifier: StrokeClassifying {
         // end drawn first instead is no head: a head is bent.
         let shaft = (start: a + SketchPoint(32, 0), end: b - SketchPoint(40, 0))
         let head = bigHead(atEndOf: shaft, size: 42, overshoot: 8)
-        #expect(Geometry.extent(head.sketchPoints) > GroupingThresholds.headMaxExtent * radius, "the case needs a big head")
+        #expect(Geometry.extent(head.sketchPoints) > tuned.connectors.headMaxExtent * radius, "the case needs a big head")
         let found = groups([Hand.circle(a, radius), Hand.circle(b, radius), head, Hand.stroke([shaft.start, shaft.end])])
         let arrow = try #require(group(of: 3, in: found))
         #expect(arrow.strokes == [2, 3] && arrow.heads == [2], "\(found.map(\.strokes))")
@@ -353,7 +353,7 @@ struct RejectsGroupsClassifier: StrokeClassifying {
         // otherwise, drawn at the shaft's start: an arrow from a to b.
         let shaft = (start: b - SketchPoint(34, 0), end: a + SketchPoint(34, 0))
         let head = bigHead(atEndOf: (start: shaft.end, end: shaft.start), size: 52, overshoot: 6)
-        #expect(Geometry.extent(head.sketchPoints) > GroupingThresholds.headMaxExtentRightAfter * radius, "the case needs a big head")
+        #expect(Geometry.extent(head.sketchPoints) > tuned.connectors.headMaxExtentRightAfter * radius, "the case needs a big head")
         let found = groups([Hand.circle(a, radius), Hand.circle(b, radius), Hand.stroke([shaft.start, shaft.end]), head])
         let arrow = try #require(group(of: 2, in: found))
         #expect(arrow.strokes == [2, 3] && arrow.isReversed, "\(found.map(\.strokes))")

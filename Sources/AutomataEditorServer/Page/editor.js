@@ -543,6 +543,12 @@ function download(name, blob) {
 $("save").addEventListener("click", () => queue(async () => {
   download("sketch.automaton", new Blob([await api("GET", "/document")], { type: "application/json" }));
 }));
+$("export-jff").addEventListener("click", () => queue(async () => {
+  download("automaton.jff", new Blob([await api("GET", "/export.jff")], { type: "application/xml" }));
+}));
+$("export-tex").addEventListener("click", () => queue(async () => {
+  download("automaton.tex", new Blob([await api("GET", "/export.tex")], { type: "application/x-tex" }));
+}));
 $("export-dot").addEventListener("click", () => queue(async () => {
   download("automaton.dot", new Blob([await api("GET", "/export.dot")], { type: "text/vnd.graphviz" }));
 }));
@@ -570,7 +576,12 @@ $("load-file").addEventListener("change", () => {
   queue(async () => {
     const text = await file.text();
     editor.ink = [];
-    await edit("POST", "/document", text);
+    // .automaton, JFLAP .jff or InkML ink: the server tells them apart; ink comes back to show.
+    const answer = await edit("POST", "/open", text);
+    if (answer.ink) {
+      editor.ink = answer.ink.map((stroke) => stroke.map(([x, y]) => [x, y, 0.5]));
+      render();
+    }
     $("load-file").value = "";
   });
 });

@@ -1,0 +1,266 @@
+import Foundation
+
+/// Every tunable of the diagram reader, grouped by the stage that uses it (see
+/// docs/recognition.md, which lists them all with their evidence).
+///
+/// Each parameter's comment opens with its unit in brackets:
+/// - `[R]`: multiples of the sketch's scale R, the median radius of its states' circles (a
+///   final state's outer circle left out; `StateFinder` measures it once);
+/// - `[× X]`: a fraction or multiple of another length X named there (a radius, a path, a chord);
+/// - `[turns]`, `[radians]`, `[degrees]`, `[strokes]`: as named.
+///
+/// Values were chosen on the tuning half of `fa-diagrams` (writers with even numbers) and on
+/// the shapes of `real-strokes`, never on the check half. `ReaderParameters.current` is the
+/// set in effect: the defaults, unless a sweep binds another set for the work it runs
+/// (`ReaderParameters.$current.withValue(changed) { … }`), or the environment variable
+/// `STROKEKIT_READER_PARAMETERS` holds a JSON object of changed values for a whole process
+/// (`{"connectors": {"headMaxExtent": 2.0}}`; the benchmark scripts sweep this way).
+struct ReaderParameters: Codable, Hashable, Sendable {
+    var shapes = ShapeParameters()
+    var states = StateParameters()
+    var connectors = ConnectorParameters()
+    var rules = RuleParameters()
+
+    /// The parameters in effect.
+    @TaskLocal static var current = ReaderParameters.fromEnvironment()
+
+    /// The defaults with the values of `STROKEKIT_READER_PARAMETERS` (a JSON object of stages
+    /// and names, as the type encodes) put in; the defaults when it is unset or unreadable.
+    static func fromEnvironment() -> ReaderParameters {
+        guard let text = ProcessInfo.processInfo.environment["STROKEKIT_READER_PARAMETERS"] else { return ReaderParameters() }
+        return (try? changed(by: text)) ?? ReaderParameters()
+    }
+
+    /// The defaults with the values of `json` put in (stages and names as the type encodes).
+    static func changed(by json: String) throws -> ReaderParameters {
+        let defaults = try JSONSerialization.jsonObject(with: JSONEncoder().encode(ReaderParameters())) as? [String: Any] ?? [:]
+        guard let changes = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not a JSON object"))
+        }
+        var merged = defaults
+        for (stage, values) in changes {
+            guard var known = merged[stage] as? [String: Any], let values = values as? [String: Any] else {
+                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "no stage \(stage)"))
+            }
+            for (name, value) in values {
+                guard known[name] != nil else {
+                    throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "no parameter \(stage).\(name)"))
+                }
+                known[name] = value
+            }
+            merged[stage] = known
+        }
+        return try JSONDecoder().decode(ReaderParameters.self, from: JSONSerialization.data(withJSONObject: merged))
+    }
+}
+
+/// The parameters in effect (`ReaderParameters.current`); read once per stage or per call of
+/// a measure, not in inner loops.
+var tuned: ReaderParameters { ReaderParameters.current }
+
+/// Measures of one drawing alone (`DrawingMeasures`): round, oval, a simple open stroke with
+/// a tip, a loop, a scribble. Relative to the drawing's own size, never to R.
+struct ShapeParameters: Codable, Hashable, Sendable {
+    /// [turns] A closed round stroke winds this many turns around its centre (a circle with a
+    /// small gap is 0.9; one overshooting by a third of a turn 1.33)…
+    var roundWinding = 0.8...1.4
+    /// [× mean radius] …and its points' distances from the centre vary by at most this much
+    /// (standard deviation; an ellipse with axes 1 : 0.7 gives about 0.12; a loop with a tail,
+    /// 0.3 and more).
+    var roundSpread = 0.22
+    /// [× long axis] A state may be drawn as an oval down to this ratio of its axes (a 2 : 1
+    /// oval is 0.5).
+    var ovalAspect = 0.4
+    /// [× mean radius] Each of two concentric circles may stray this much from its circle or
+    /// oval (a state alone: `roundSpread`): the shared centre is the stronger sign.
+    var looseRoundSpread = 0.6
+    /// [turns] A circle drawn in one go winding around its centre at least this many turns…
+    var doubleCircleTurns = 1.6
+    /// [× inner radius] …at two radii at least this far apart is a double circle: a final state.
+    var doubleCircleRadiusSpread = 1.12
+    /// [× farthest distance from the start] The tip of an open stroke is the first point at
+    /// least this far from its start…
+    var tipNearFarthest = 0.95
+    /// [× farthest distance] …or an earlier one at least this far…
+    var tipReach = 0.8
+    /// [× farthest distance] …after which the pen comes back toward the start by this much
+    /// (the first barb of the head).
+    var tipTurnBack = 0.05
+    /// [× chord] Shafts are measured after simplifying them to this tolerance (wobble and
+    /// tremor below it vanish; a zig-zag or a bow stays).
+    var shaftTolerance = 0.04
+    /// [× chord] An open stroke's last point is at least this far from its start (a
+    /// self-loop comes back to where it began).
+    var openEnds = 0.6
+    /// [× chord] A simple shaft's path is at most this long (a back edge bowed by 0.3 of its
+    /// length is 1.24; a zig-zag at 45° is 1.41)…
+    var shaftStretch = 1.45
+    /// [radians] …it turns by at most this much in all (a bow of 0.3 turns about 1.75; a real
+    /// curved back edge with the pen's wobble up to about 4; a zig-zag far more)…
+    var shaftTurning = 4.0
+    /// [× chord] …and the head drawn on after the tip stays within this distance of the tip…
+    var headSpread = 0.5
+    /// [× chord] …with a path at most this long (three barbs of up to 0.36 of the chord, plus
+    /// the pen's wobble): a head, not a scribble at the end.
+    var headLength = 1.6
+    /// [turns] A stroke read as a self-loop winds this much around its own centre (loops are
+    /// drawn with a gap of up to a third of a turn, or crossing a little)…
+    var loopWinding = 0.5...1.4
+    /// [× circumference of its mean radius] …and its path is at most this long (no scribbling).
+    var loopStretch = 1.6
+    /// [× extent] A stroke whose path is longer than this is a scribble (a head filled in:
+    /// 4–8; a shaft about 1, a self-loop about 2, a folded one-stroke arrow 1.5–2).
+    var scribbleMinimumCrumple = 3.0
+}
+
+/// The states stage (`StateFinder`): circles drawn in one stroke or in goes, final states,
+/// shaky circles, round self-loops on a rim, and R.
+struct StateParameters: Codable, Hashable, Sendable {
+    /// [strokes] A circle may be drawn in up to this many strokes one after another
+    /// (low-vision writers draw some in three or four)…
+    var circleMaxGoes = 4
+    /// [× circumference] …each drawing at least this share of it (a head or tick drawn
+    /// beside a state is less).
+    var circleGoMinimumShare = 0.1
+    /// [× smaller radius] Round strokes are one final state's circles when their centres are
+    /// at most this far apart (`Geometry.areConcentric`)…
+    var concentricOffset = 0.8
+    /// [× smaller radius] …and the larger radius is at most this.
+    var concentricRatio = 2.5
+    /// [R] A lone round stroke smaller than this may be a self-loop drawn round or a closed
+    /// head, not a state: it is resolved after the states, and may join a shaft as its head.
+    var smallCircle = 0.85
+    /// [× the loop's radius] A round stroke on a circle's rim is a self-loop drawn round when
+    /// that circle's radius is at least this…
+    var loopRoundMaxRatio = 0.9
+    /// [× the two radii added] …and their centres are nearer than this (and further apart
+    /// than concentric circles').
+    var loopRoundReach = 1.2
+    /// [R] A loosely round stroke standing alone, off every circle's rim, is a state drawn
+    /// shakily when its mean radius is at least this.
+    var shakyStateMinimumRadius = 0.5
+    /// [R] An open stroke whose every point lies within this of a state's circle is drawn
+    /// along that circle (touched up), not an arrow: it reads as nothing.
+    var retraceReach = 0.35
+    /// [× the circle's radius] A stroke leaving a circle's rim and coming back is a self-loop
+    /// when its path is at least this long (real ones: 2.8–6.4; a barb drawn at a rim, which
+    /// can also leave it and come back, is shorter).
+    var loopMinimumPath = 2.0
+}
+
+/// The connectors stage (`SymbolGrouping`): heads of one to three strokes joined to their
+/// shafts, before or after them; shafts lengthened by a later stroke.
+struct ConnectorParameters: Codable, Hashable, Sendable {
+    /// [R] A head stroke is at most this across (real heads are 0.5–1.5 R; a short transition
+    /// between neighbouring states is longer)…
+    var headMaxExtent = 1.8
+    /// [R] …or this for the stroke drawn right after its shaft (a big head: the FA database
+    /// has them up to 2 R)…
+    var headMaxExtentRightAfter = 2.4
+    /// [R] …or this for a head drawn right before or after its shaft lying at its end as a
+    /// head does (`SymbolGrouping.liesAsHead`; real heads, largest side: 0.44–1.40 R, 10th–90th
+    /// percentile, 7% above 1.8 R).
+    var lyingHeadMaxExtent = 3.0
+    /// [R] A head drawn closed (a small triangle or curl) is at most this across: no state is
+    /// so small. A shaft is wider than this.
+    var closedHeadMaxExtent = 1.0
+    /// [× the shaft's path] A head is at most this across (real heads: mostly below 0.4, a big
+    /// head on a short initial arrow up to 0.85)…
+    var headMaxShaftFraction = 0.9
+    /// [× the shaft's path] …or this for one drawn right after its shaft: an arrow drawn small
+    /// with a big head (arrows drawn on their own, as in `real-strokes`, have heads 0.56–0.82
+    /// of the shaft, quartiles)…
+    var rightAfterHeadMaxShaftFraction = 1.6
+    /// [R] …on a shaft at least this long…
+    var rightAfterShaftMinimum = 0.6
+    /// [× path] …which, when no wider than a closed head, is nearly straight: its ends at
+    /// least this far apart.
+    var rightAfterShaftStraightness = 0.9
+    /// [× the head's extent] A head lies about its shaft's end: at most this far beyond it (a
+    /// shaft may stop short of the head's apex)…
+    var headMaxBeyond = 0.5
+    /// [× the head's extent] …reaching out to each side of the shaft's line at least this…
+    var headMinimumSpread = 0.15
+    /// [× the head's path] …and bent: its ends at most this far apart (a line across the end is
+    /// no head).
+    var headMaxStraightness = 0.85
+    /// [× the head's path] A head's ends are at least this far apart (a V is about 0.5, a
+    /// narrow one 0.25, a barb 1), unless it is a closed head or a scribble.
+    var headMinimumOpening = 0.1
+    /// [R] A shaft whose path is shorter than this is no shaft when it could be the barb of a
+    /// full-length shaft…
+    var shaftMinimum = 1.5
+    /// [R] …and no shaft at all below this (a short initial arrow beside a big state is about
+    /// 1.3 R).
+    var shortShaftMinimum = 1.2
+    /// [R] A simple open stroke (a shaft with at most a head at its tip) whose chord is at
+    /// least this is an arrow of its own: it joins a shaft as its head only lying as one.
+    var ownArrowMinimumChord = 1.2
+    /// [R] A head comes within this of its shaft's end (real heads: 0.0–0.5 R)…
+    var headMaxGap = 0.8
+    /// [R] …or within this when drawn right after the shaft (in the writer's order the next
+    /// stroke near a shaft's end is its head, even one stopping short of it).
+    var headMaxGapRightAfter = 1.0
+    /// [strokes] A small stroke at the other end of a shaft with a head joins it when drawn at
+    /// most this many strokes after the shaft (while the writer is still at that arrow).
+    var otherEndMaxStrokesLater = 6
+    /// [R] A head drawn right before or after its shaft is preferred over an equally near one
+    /// drawn at another time: this is added to the distance of a head drawn apart.
+    var apartInTimePenalty = 0.25
+    /// [R] Of two heads drawn right before and right after, the one after is preferred (people
+    /// draw a head after its shaft: 199 of 209 arrows of the FA database's 22 diagrams; 5 head
+    /// first): this is added to the distance of a head drawn right before.
+    var headFirstPenalty = 0.1
+    /// [R] A nearly straight stroke continues a shaft (drawn in two goes, or lengthened later)
+    /// when it starts within this of the shaft…
+    var extensionReach = 0.5
+    /// [degrees] …heads out of the shaft's end at most this far off its direction there…
+    var extensionMaxAngle = 30.0
+    /// [R] …reaches at least this beyond the end (it may also retrace the shaft)…
+    var extensionMinimumBeyond = 0.5
+    /// [× the shaft's path] …and is at most this long (a second arrow drawn alongside the first
+    /// is about as long).
+    var extensionMaxShaftFraction = 0.7
+}
+
+/// The resolver and its rules (`SketchReader`, `Sketch.read`, `Sketch.apply`): which state an
+/// arrow end attaches to, which state a loop sits on, which circle is a state.
+struct RuleParameters: Codable, Hashable, Sendable {
+    /// [× the state's radius] An arrow end attaches to a state when it lies inside the circle or
+    /// at most this far outside its rim: people stop an arrow short of the target by up to about
+    /// half a radius; more would start grabbing the neighbouring state in dense sketches.
+    var arrowSnap = 0.8
+    /// [× the state's radius] When the whole sketch is read, an arrow end still in empty space
+    /// attaches to the state straight ahead of it up to this far beyond its rim: real arrows
+    /// stop short of the target, or start away from the source, by up to 1.5 radii.
+    var looseEndReach = 2.0
+    /// [× the state's radius] A self-loop belongs to a state when it starts and comes back
+    /// within this of its rim (loops are drawn on the rim, sometimes starting inside)…
+    var loopReach = 0.6
+    /// [× the state's radius] …its centre within this of the state's centre…
+    var loopCenterReach = 3.0
+    /// [× the state's radius] …and it reaches at least this beyond the rim.
+    var loopMinimumBulge = 0.3
+    /// [× the rim's radius] A closed round loop on a rim is at most this large…
+    var loopAsCircleMaxRadius = 0.9
+    /// [× the rim's radius] …an open one (its ends apart: no circle) at most this (people draw
+    /// self-loops as large as their state).
+    var openLoopMaxRadius = 1.3
+    /// [× the state's radius] A circle whose centre lies within this of a rim is a self-loop
+    /// drawn round (when small enough, above): it cannot be a state (it would overlap).
+    var loopOnRimBand = 0.5
+    /// [× extent] A loop whose head was drawn apart curls back: its ends at most this far apart
+    /// (a straight stroke: 1).
+    var loopCurl = 0.8
+    /// [× the two radii added] A new circle is rejected when its centre is nearer to a state's
+    /// centre than this: the circles would overlap heavily.
+    var overlapFraction = 0.6
+    /// [R] A circle with a smaller radius than this is too small to be a state (a dot or slip
+    /// of the pen), unless the sketch has no states yet.
+    var minimumStateRadius = 0.25
+    /// [R] An arrow shorter than this is a slip of the pen.
+    var minimumArrowLength = 0.3
+    /// [radians] A rejected stroke from empty space into a state is read as the initial arrow
+    /// only when its shaft turns at most this much.
+    var initialArrowTurning = 0.8
+}
