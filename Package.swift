@@ -43,6 +43,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", .upToNextMajor(from: "3.12.3")),
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // MARK: - System libraries
@@ -92,6 +94,8 @@ let package = Package(
             dependencies: [
                 "AutomataSketch", "StrokeKit", "StrokeImage", "StrokeSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             resources: [.copy("Page")]),
         .executableTarget(

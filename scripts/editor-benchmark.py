@@ -1,21 +1,37 @@
 #!/usr/bin/env python3
-"""Latency and load benchmark of the editor server (`strokekit serve`), on loopback.
+"""Latency, load and durability benchmarks of the editor server (`strokekit serve`), on loopback.
 
     scripts/editor-benchmark.py                      # starts .build/release/strokekit serve --port 0
+    scripts/editor-benchmark.py --store memory:      # ... keeping sessions in memory only
+    scripts/editor-benchmark.py --store postgres://strokekit@127.0.0.1:55432/postgres
     scripts/editor-benchmark.py --url http://127.0.0.1:8080   # a server already running
     scripts/editor-benchmark.py --sketch FILE.ndjson # replay another diagram (one stroke per line)
+    scripts/editor-benchmark.py --mode kill          # SIGKILL during the load, restart, count
+    scripts/editor-benchmark.py --mode balanced --store postgres://...   # two servers behind nginx
+    scripts/editor-benchmark.py --mode expire        # 10,000 sessions come and go: RSS
     scripts/editor-benchmark.py --json               # one JSON object on stdout
 
+--mode load (the default):
 1. Latency: a 30-stroke diagram (10 states, the initial arrow, 9 transitions, 5 self-loops,
    5 final circles; synthesized here, or --sketch) is drawn stroke by stroke into a new session,
    --repeats times. Each answer's Server-Timing header is the server's time from the request
-   reaching the stroke handler (body not yet read) to the updated automaton encoded as JSON;
-   p50 and p95 of it over all strokes, and of the round trip seen by this client.
+   reaching the stroke handler (body not yet read) to the edit committed to the store and the
+   updated automaton encoded as JSON; p50 and p95 of it over all strokes, and of the round trip
+   seen by this client.
 2. Load: --sessions concurrent sessions (threads, one keep-alive connection each) draw the
    diagram stroke after stroke for --seconds, clearing and starting again when it is done.
    Errors are answers other than 200 and failed connections; lost strokes are strokes this
    client had answered with 200 minus the strokes the server counted in each session at the end.
-Standard library only. The run stops by itself (bounded by --seconds).
+--mode kill: the load for --seconds, then SIGKILL, the server started again on the same store,
+   and every session read back: acknowledged strokes (200 before the kill) against strokes found.
+--mode balanced: two servers on one --store (PostgreSQL) behind Debian's nginx (round-robin,
+   started here on loopback with a generated configuration), the load through nginx for
+   --seconds; then every session read from each server directly: errors, lost strokes, and
+   sessions whose automaton differs between the servers.
+--mode expire: --expire-sessions sessions created (one stroke each) in waves under the cap,
+   with --ttl idle time; the server's resident memory (VmRSS) at the start, after the first
+   wave, after all, and once they have all expired.
+Standard library only (and nginx for --mode balanced). The run stops by itself.
 """
 
 import argparse
@@ -26,7 +42,10 @@ import os
 import re
 import statistics
 import subprocess
+import shutil
+import signal
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -128,7 +147,8 @@ def latency(host, port, strokes, repeats):
     }
 
 
-def load(host, port, strokes, sessions, seconds):
+def load(host, port, strokes, sessions, seconds, stop=None, read_back=True):
+    """--sessions threads drawing for --seconds (or until `stop` is set); per-session results."""
     deadline = time.monotonic() + seconds
     results = []
     lock = threading.Lock()
@@ -137,20 +157,23 @@ def load(host, port, strokes, sessions, seconds):
         sent_ok = errors = 0
         server_times = []
         session = None
+        counted = -1
         try:
             client = Client(host, port)
             status, _, payload = client.request("POST", "/api/sessions")
             session = json.loads(payload)["session"]
             index = 0
-            while time.monotonic() < deadline:
-                if index == len(strokes):
-                    status, _, _ = client.request("POST", f"/api/sessions/{session}/clear")
-                    errors += status != 200
-                    index = 0
-                    continue
+            while time.monotonic() < deadline and not (stop and stop.is_set()):
                 try:
+                    if index == len(strokes):
+                        status, _, _ = client.request("POST", f"/api/sessions/{session}/clear")
+                        errors += status != 200
+                        index = 0
+                        continue
                     status, timing, _ = client.request("POST", f"/api/sessions/{session}/strokes", {"strokes": [strokes[index]]})
                 except (OSError, http.client.HTTPException):
+                    if stop and stop.is_set():
+                        break
                     errors += 1
                     client = Client(host, port)
                     continue
@@ -160,13 +183,15 @@ def load(host, port, strokes, sessions, seconds):
                 else:
                     errors += 1
                 index += 1
-            status, _, payload = client.request("GET", f"/api/sessions/{session}")
-            counted = json.loads(payload)["automaton"]["strokesReceived"] if status == 200 else -1
+            if read_back:
+                status, _, payload = client.request("GET", f"/api/sessions/{session}")
+                counted = json.loads(payload)["automaton"]["strokesReceived"] if status == 200 else -1
         except (OSError, http.client.HTTPException, ValueError):
-            errors += 1
-            counted = -1
+            if not (stop and stop.is_set()):
+                errors += 1
         with lock:
-            results.append((sent_ok, counted, errors, server_times))
+            results.append({"session": session, "acked": sent_ok, "counted": counted, "errors": errors,
+                            "server_times": server_times})
 
     threads = [threading.Thread(target=worker) for _ in range(sessions)]
     started = time.monotonic()
@@ -175,47 +200,261 @@ def load(host, port, strokes, sessions, seconds):
     for thread in threads:
         thread.join()
     elapsed = time.monotonic() - started
-    strokes_ok = sum(r[0] for r in results)
-    server_times = [t for r in results for t in r[3]]
+    return results, elapsed
+
+
+def summarize(results, elapsed, sessions):
+    strokes_ok = sum(r["acked"] for r in results)
+    server_times = [t for r in results for t in r["server_times"]]
     return {
         "sessions": sessions, "seconds": round(elapsed, 1), "strokes_answered": strokes_ok,
         "strokes_per_second": round(strokes_ok / elapsed, 1),
-        "errors": sum(r[2] for r in results),
-        "lost_strokes": sum(max(0, r[0] - r[1]) if r[1] >= 0 else r[0] for r in results),
+        "errors": sum(r["errors"] for r in results),
+        "lost_strokes": sum(max(0, r["acked"] - r["counted"]) if r["counted"] >= 0 else r["acked"] for r in results),
         "server_ms_p50": round(statistics.median(server_times), 3) if server_times else None,
         "server_ms_p95": round(percentile(server_times, 0.95), 3) if server_times else None,
     }
 
 
+class Server:
+    """`strokekit serve --port 0` started here; the address it printed."""
+
+    def __init__(self, strokekit, store, extra=(), cwd=None):
+        self.process = subprocess.Popen([strokekit, "serve", "--port", "0", "--store", store, *extra],
+                                        stdout=subprocess.PIPE, text=True, cwd=cwd)
+        line = self.process.stdout.readline()
+        match = re.search(r"(http://\S+?)/? ", line + " ")
+        if not match:
+            self.process.wait(timeout=10)
+            raise RuntimeError(f"strokekit serve did not start (exit {self.process.returncode}): {line}")
+        self.url = match.group(1).rstrip("/")
+        parsed = urlparse(self.url)
+        self.host, self.port = parsed.hostname, parsed.port
+
+    def rss_kib(self):
+        with open(f"/proc/{self.process.pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+        return -1
+
+    def stop(self, kill=False):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL if kill else signal.SIGTERM)
+            self.process.wait(timeout=30)
+
+
+def session_state(host, port, session):
+    """The session as a server answers GET (without the status message), or None."""
+    status, _, payload = Client(host, port).request("GET", f"/api/sessions/{session}")
+    if status != 200:
+        return None
+    answer = json.loads(payload)
+    answer.pop("message", None)
+    return answer
+
+
+def kill_test(arguments, strokes, store):
+    """The load, SIGKILL after --seconds, restart on the same store, every session read back."""
+    server = Server(arguments.strokekit, store, cwd=arguments.workdir)
+    stop = threading.Event()
+    holder = {}
+
+    def drive():
+        holder["results"], holder["elapsed"] = load(server.host, server.port, strokes, arguments.sessions,
+                                                    arguments.seconds + 3600, stop=stop, read_back=False)
+
+    driver = threading.Thread(target=drive)
+    driver.start()
+    time.sleep(arguments.seconds)
+    server.stop(kill=True)
+    stop.set()
+    driver.join()
+    results = holder["results"]
+    server = Server(arguments.strokekit, store, cwd=arguments.workdir)
+    try:
+        lost = extra = missing = 0
+        for result in results:
+            if result["session"] is None:
+                continue
+            state = session_state(server.host, server.port, result["session"])
+            if state is None:
+                missing += 1
+                lost += result["acked"]
+                continue
+            # The diagram is cleared every len(strokes) strokes; the clears are not strokes.
+            found = state["automaton"]["strokesReceived"]
+            lost += max(0, result["acked"] - found)
+            extra += max(0, found - result["acked"])
+        return {
+            "store": redact(store), "sessions": len(results), "seconds_before_kill": arguments.seconds,
+            "strokes_acknowledged": sum(r["acked"] for r in results),
+            "strokes_found": sum(r["acked"] for r in results) - lost + extra,
+            "lost_strokes": lost, "sessions_missing": missing,
+            "in_flight_strokes_kept": extra,
+        }
+    finally:
+        server.stop()
+
+
+NGINX_CONF = """
+worker_processes 1;
+daemon off;
+pid {dir}/nginx.pid;
+error_log {dir}/error.log warn;
+events {{ worker_connections 1024; }}
+http {{
+    access_log off;
+    client_body_temp_path {dir}/body;
+    proxy_temp_path {dir}/proxy;
+    fastcgi_temp_path {dir}/fastcgi;
+    uwsgi_temp_path {dir}/uwsgi;
+    scgi_temp_path {dir}/scgi;
+    upstream strokekit {{
+        server {a};
+        server {b};
+        keepalive 64;
+    }}
+    server {{
+        listen 127.0.0.1:{port};
+        client_max_body_size 1m;
+        location / {{
+            proxy_pass http://strokekit;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Host $host;
+            proxy_next_upstream off;
+        }}
+    }}
+}}
+"""
+
+
+def free_port():
+    import socket
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def balanced_test(arguments, strokes, store):
+    """Two servers on one store behind nginx round-robin; sessions compared across servers."""
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    if not os.path.exists(nginx):
+        raise RuntimeError("nginx is not installed (apt-get install nginx)")
+    servers = [Server(arguments.strokekit, store, cwd=arguments.workdir) for _ in range(2)]
+    folder = tempfile.mkdtemp(prefix="strokekit-nginx-")
+    port = free_port()
+    with open(f"{folder}/nginx.conf", "w") as conf:
+        conf.write(NGINX_CONF.format(dir=folder, port=port, a=f"{servers[0].host}:{servers[0].port}",
+                                     b=f"{servers[1].host}:{servers[1].port}"))
+    balancer = subprocess.Popen([nginx, "-p", folder, "-c", f"{folder}/nginx.conf"], stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            try:
+                Client("127.0.0.1", port).request("GET", "/")
+                break
+            except OSError:
+                time.sleep(0.05)
+        results, elapsed = load("127.0.0.1", port, strokes, arguments.sessions, arguments.seconds)
+        summary = summarize(results, elapsed, arguments.sessions)
+        differing = unreadable = 0
+        for result in results:
+            if result["session"] is None:
+                unreadable += 1
+                continue
+            states = [session_state(s.host, s.port, result["session"]) for s in servers]
+            if None in states:
+                unreadable += 1
+            elif json.dumps(states[0], sort_keys=True) != json.dumps(states[1], sort_keys=True):
+                differing += 1
+        summary.update({"store": redact(store), "balancer": "nginx round-robin, 2 servers",
+                        "sessions_differing_between_servers": differing, "sessions_unreadable": unreadable})
+        return summary
+    finally:
+        balancer.terminate()
+        balancer.wait(timeout=10)
+        for server in servers:
+            server.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def expire_test(arguments, strokes, store):
+    """--expire-sessions sessions created in waves, each drawing one stroke, left to expire."""
+    ttl = arguments.ttl
+    cap = 1000
+    server = Server(arguments.strokekit, store, extra=["--session-ttl", f"{ttl}s", "--max-sessions", str(cap)],
+                    cwd=arguments.workdir)
+    try:
+        client = Client(server.host, server.port)
+        figures = {"store": redact(store), "ttl_seconds": ttl, "cap": cap, "rss_kib_start": server.rss_kib()}
+        created = refused = 0
+        wave = 0
+        started = time.monotonic()
+        while created < arguments.expire_sessions:
+            wave_started = time.monotonic()
+            for _ in range(min(cap // 2, arguments.expire_sessions - created)):
+                status, _, payload = client.request("POST", "/api/sessions")
+                if status != 200:
+                    refused += 1
+                    continue
+                session = json.loads(payload)["session"]
+                client.request("POST", f"/api/sessions/{session}/strokes", {"strokes": [strokes[0]]})
+                created += 1
+            wave += 1
+            if wave == 1:
+                figures["rss_kib_after_first_wave"] = server.rss_kib()
+            # Let this wave expire before the next, so live sessions stay under the cap.
+            time.sleep(max(0.0, ttl + 0.5 - (time.monotonic() - wave_started)))
+        figures["rss_kib_after_all_created"] = server.rss_kib()
+        time.sleep(ttl + min(60, max(0.2, ttl / 10)) + 1)
+        status, _, _ = client.request("POST", "/api/sessions")
+        figures.update({"sessions_created": created, "refused": refused, "waves": wave,
+                        "seconds": round(time.monotonic() - started, 1),
+                        "rss_kib_after_expiry": server.rss_kib()})
+        return figures
+    finally:
+        server.stop()
+
+
+def redact(url):
+    return re.sub(r"//([^:/@]+):[^@]*@", r"//\1:***@", url)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--url", help="a running server (default: start strokekit serve --port 0)")
+    parser.add_argument("--mode", choices=["load", "kill", "balanced", "expire"], default="load")
+    parser.add_argument("--url", help="a running server (--mode load only; default: start strokekit serve --port 0)")
     parser.add_argument("--strokekit", default=os.environ.get("STROKEKIT", str(ROOT / ".build/release/strokekit")))
+    parser.add_argument("--store", help="the started server's --store (default: sqlite: in a new temporary folder)")
     parser.add_argument("--sketch", help="ndjson diagram to replay, one stroke per request (default: synthesized, 30 strokes)")
     parser.add_argument("--repeats", type=int, default=20, help="diagrams drawn for the latency figures")
     parser.add_argument("--sessions", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--expire-sessions", type=int, default=10_000, help="sessions created in --mode expire")
+    parser.add_argument("--ttl", type=float, default=3, help="--session-ttl in seconds for --mode expire")
     parser.add_argument("--json", action="store_true")
     arguments = parser.parse_args()
 
-    server = None
-    url = arguments.url
-    if not url:
-        server = subprocess.Popen([arguments.strokekit, "serve", "--port", "0"], stdout=subprocess.PIPE, text=True)
-        url = re.search(r"(http://\S+)", server.stdout.readline()).group(1)
+    strokes = read_sketch(arguments.sketch) if arguments.sketch else synthesized_diagram()
+    arguments.strokekit = os.path.abspath(arguments.strokekit)
+    arguments.workdir = tempfile.mkdtemp(prefix="strokekit-bench-")
+    store = arguments.store or f"sqlite:{arguments.workdir}/sessions.sqlite"
     try:
-        parsed = urlparse(url)
-        strokes = read_sketch(arguments.sketch) if arguments.sketch else synthesized_diagram()
-        if not arguments.json:
-            print(f"latency: {len(strokes)}-stroke diagram x {arguments.repeats} at {url}", file=sys.stderr)
-        result = {"latency": latency(parsed.hostname, parsed.port, strokes, arguments.repeats)}
-        if not arguments.json:
-            print(f"load: {arguments.sessions} sessions for {arguments.seconds:g} s", file=sys.stderr)
-        result["load"] = load(parsed.hostname, parsed.port, strokes, arguments.sessions, arguments.seconds)
+        if arguments.mode == "kill":
+            result = {"kill": kill_test(arguments, strokes, store)}
+            ok = result["kill"]["lost_strokes"] == 0 and result["kill"]["sessions_missing"] == 0
+        elif arguments.mode == "balanced":
+            result = {"balanced": balanced_test(arguments, strokes, store)}
+            b = result["balanced"]
+            ok = b["errors"] == 0 and b["lost_strokes"] == 0 and b["sessions_differing_between_servers"] == 0
+        elif arguments.mode == "expire":
+            result = {"expire": expire_test(arguments, strokes, store)}
+            ok = result["expire"]["refused"] == 0
+        else:
+            result, ok = load_mode(arguments, strokes, store)
     finally:
-        if server:
-            server.terminate()
-            server.wait(timeout=10)
+        shutil.rmtree(arguments.workdir, ignore_errors=True)
     # Where it ran (CPU, vector extensions, BLAS and its core type), from the same binary, and
     # the peer: this client's Python.
     try:
@@ -232,9 +471,31 @@ def main():
               f"{' '.join(machine.get('vector_extensions', []))}); BLAS {machine.get('blas', '?')}, core type "
               f"{machine.get('blas_core_type', '?')} (OPENBLAS_CORETYPE={machine.get('openblas_coretype') or 'unset'}); "
               f"client {result['client']}")
-        for part, figures in ((key, value) for key, value in result.items() if key in ("latency", "load")):
+        for part, figures in ((key, value) for key, value in result.items() if key not in ("machine", "client")):
             print(part + ": " + ", ".join(f"{key} {value}" for key, value in figures.items()))
-    return 0 if result["load"]["errors"] == 0 and result["load"]["lost_strokes"] == 0 else 1
+    return 0 if ok else 1
+
+
+def load_mode(arguments, strokes, store):
+    server = None
+    url = arguments.url
+    if not url:
+        server = Server(arguments.strokekit, store, cwd=arguments.workdir)
+        url = server.url
+    try:
+        parsed = urlparse(url)
+        if not arguments.json:
+            print(f"latency: {len(strokes)}-stroke diagram x {arguments.repeats} at {url} ({redact(store)})", file=sys.stderr)
+        result = {"latency": latency(parsed.hostname, parsed.port, strokes, arguments.repeats)}
+        if not arguments.json:
+            print(f"load: {arguments.sessions} sessions for {arguments.seconds:g} s", file=sys.stderr)
+        results, elapsed = load(parsed.hostname, parsed.port, strokes, arguments.sessions, arguments.seconds)
+        result["load"] = summarize(results, elapsed, arguments.sessions)
+        result["load"]["store"] = redact(store) if server else "(running server)"
+    finally:
+        if server:
+            server.stop()
+    return result, result["load"]["errors"] == 0 and result["load"]["lost_strokes"] == 0
 
 
 if __name__ == "__main__":

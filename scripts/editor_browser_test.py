@@ -13,8 +13,10 @@ import json
 import math
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import unittest
 from pathlib import Path
@@ -179,8 +181,10 @@ class EditorTestCase(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
+        cls.store = tempfile.mkdtemp(prefix="strokekit-editor-test-")
         cls.server = subprocess.Popen(
-            [str(STROKEKIT), "serve", "--port", "0"], stdout=subprocess.PIPE, stderr=sys.stderr, text=True)
+            [str(STROKEKIT), "serve", "--port", "0", "--store", f"sqlite:{cls.store}/sessions.sqlite"],
+            stdout=subprocess.PIPE, stderr=sys.stderr, text=True)
         line = cls.server.stdout.readline()
         match = re.search(r"(http://\S+)", line)
         if not match:
@@ -202,6 +206,7 @@ class EditorTestCase(unittest.TestCase):
         if cls.server:
             cls.server.terminate()
             cls.server.wait(timeout=10)
+        shutil.rmtree(cls.store, ignore_errors=True)
 
     def new_page(self):
         return Page(self.driver, self.url)
@@ -226,6 +231,18 @@ class EditingTests(EditorTestCase):
         table = page.table()
         self.assertEqual(set(table), {"q0", "q1"}, page.status())
         self.assertEqual(table["q0"], ("→", {"a": "{q1}"}))
+
+    def test_a_reload_brings_the_drawing_and_its_history_back(self):
+        page = self.new_page()
+        self.draw_two_states(page)
+        before = page.automaton()
+        self.assertIn("#session=", self.driver.current_url)
+        self.driver.refresh()
+        page.wait_idle()
+        self.assertEqual(page.automaton(), before)
+        self.assertEqual(set(page.table()), {"q0", "q1"}, page.status())
+        page.click("undo")  # the symbols, typed before the reload
+        self.assertEqual(page.table()["q0"][1], {})
 
     def test_undo_and_redo_step_through_changes(self):
         page = self.new_page()

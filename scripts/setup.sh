@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the system libraries StrokeKit links against, when missing, then builds the
 # release CLI (.build/release/strokekit).
-#   Debian/Ubuntu: libopenblas-dev libpng-dev pkg-config (apt-get; sudo when not root)
+#   Debian/Ubuntu: libopenblas-dev libpng-dev libsqlite3-dev pkg-config (apt-get; sudo when not root)
 #   macOS:         openblas libpng pkg-config (Homebrew)
 # Usage: scripts/setup.sh [--deps-only]
 set -euo pipefail
@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 
 if command -v apt-get >/dev/null 2>&1; then
     missing=()
-    for package in libopenblas-dev libpng-dev pkg-config; do
+    for package in libopenblas-dev libpng-dev libsqlite3-dev pkg-config; do
         dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
     done
     if [ ${#missing[@]} -gt 0 ]; then

@@ -50,6 +50,8 @@ struct StrokeVerdict: Encodable, Sendable {
 /// The answer to every request that may change the sketch.
 struct EditResponse: Encodable {
     var session: String
+    /// How many edits the session holds; send it back as `If-Match` to refuse unmergeable edits.
+    var version: Int
     /// What the request did, for the page's status line (a drawing's verdict, an erase, an undo).
     var message: String
     var verdict: StrokeVerdict?

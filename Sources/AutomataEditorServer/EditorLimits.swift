@@ -1,3 +1,5 @@
+import Foundation
+
 /// What one request may carry and how many sessions one server keeps. A request over a
 /// limit gets a 4xx answer that names the limit, and changes nothing.
 public struct EditorLimits: Sendable {
@@ -25,4 +27,26 @@ public struct EditorLimits: Sendable {
         self.maximumSessions = maximumSessions
         self.maximumCoordinate = maximumCoordinate
     }
+}
+
+/// Reads a duration as `strokekit serve --session-ttl` takes it: a number with a unit, `7d`,
+/// `12h`, `30m`, `90s`, `500ms` (a bare number is seconds). Throws a message naming the text.
+public func parseEditorDuration(_ text: String) throws -> Duration {
+    let units: [(suffix: String, milliseconds: Double)] = [
+        ("ms", 1), ("s", 1_000), ("m", 60_000), ("h", 3_600_000), ("d", 86_400_000),
+    ]
+    let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+    let unit = units.first { trimmed.hasSuffix($0.suffix) && Double(trimmed.dropLast($0.suffix.count)) != nil }
+    let number = Double(unit.map { String(trimmed.dropLast($0.suffix.count)) } ?? trimmed)
+    guard let number, number.isFinite, number > 0 else {
+        throw EditorOptionError(
+            "\"\(text)\" is not a duration: expected a positive number with a unit, e.g. 7d, 12h, 30m, 90s, 500ms")
+    }
+    return .milliseconds(Int64((number * (unit?.milliseconds ?? 1_000)).rounded()))
+}
+
+/// An option value the server cannot use, with the words to show.
+public struct EditorOptionError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }

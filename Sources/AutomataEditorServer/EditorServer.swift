@@ -5,22 +5,49 @@ import StrokeImage
 import StrokeKit
 
 /// The browser editor's server: the page and its assets at `/`, the JSON API under `/api/`
-/// (docs/editor.md lists the routes). One classifier serves every
-/// session; each session is one person's sketch with its own undo history.
+/// (docs/editor.md lists the routes; docs/deployment.md the stores). One classifier serves every session;
+/// each session is one person's sketch with its own undo history, kept in a session store
+/// (`SessionStoreLocation`) as its edits in order, committed before the answer is sent.
 public struct EditorServer: Sendable {
     let store: SessionStore
+    let location: SessionStoreLocation
     let limits: EditorLimits
     let page: PageAssets
 
-    /// A server that reads drawings with `classifier` (loaded once, shared by all sessions).
-    public init(classifier: any StrokeClassifying, limits: EditorLimits = EditorLimits()) throws {
-        store = SessionStore(classifier: classifier, maximumSessions: limits.maximumSessions)
+    /// A server that reads drawings with `classifier` (loaded once, shared by all sessions),
+    /// whose model file has the checksum `modelChecksum` (sessions drawn with another model are
+    /// refused, since they would be read differently). Sessions idle longer than `sessionTTL`
+    /// expire. The store is opened by `run` (or `withStore`), not here.
+    public init(
+        classifier: any StrokeClassifying, modelChecksum: String = "unspecified",
+        store location: SessionStoreLocation = .memory, sessionTTL: Duration = .seconds(7 * 24 * 3600),
+        limits: EditorLimits = EditorLimits()
+    ) throws {
+        let backend: any SessionBackend
+        switch location {
+        case .memory: backend = MemorySessionBackend()
+        case let .sqlite(path, syncEveryCommit): backend = SQLiteSessionBackend(path: path, syncEveryCommit: syncEveryCommit)
+        case let .postgres(postgres): backend = PostgresSessionBackend(location: postgres)
+        }
+        try self.init(
+            classifier: classifier, modelChecksum: modelChecksum, backend: backend, location: location,
+            sessionTTL: sessionTTL, limits: limits)
+    }
+
+    init(
+        classifier: any StrokeClassifying, modelChecksum: String, backend: any SessionBackend,
+        location: SessionStoreLocation, sessionTTL: Duration, limits: EditorLimits
+    ) throws {
+        store = SessionStore(
+            backend: backend, classifier: classifier, model: modelChecksum, maximumSessions: limits.maximumSessions,
+            timeToLive: sessionTTL)
+        self.location = location
         self.limits = limits
         page = try PageAssets.load()
     }
 
     /// The application listening on `host:port` (port 0: any free port); `onRunning` gets the
-    /// port actually bound once the server accepts connections.
+    /// port actually bound once the server accepts connections. Run it inside `withStore`.
     public func application(
         host: String, port: Int, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
@@ -30,9 +57,32 @@ public struct EditorServer: Sendable {
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) })
     }
 
-    /// Serves until the process is asked to stop (SIGINT, SIGTERM).
+    /// Opens the store (throws `SessionStoreError.cannotOpen` with the reason when it cannot),
+    /// then serves until the process is asked to stop (SIGINT, SIGTERM).
     public func run(host: String, port: Int, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-        try await application(host: host, port: port, onRunning: onRunning).runService()
+        try await withStore {
+            try await application(host: host, port: port, onRunning: onRunning).runService()
+        }
+    }
+
+    /// Runs `body` with the session store open: its connection pool running, its tables
+    /// created, and expired sessions deleted as they expire. Throws `SessionStoreError.cannotOpen`.
+    public func withStore<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        let store = store
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await store.backend.run() }
+            defer { group.cancelAll() }
+            try await store.backend.open()
+            group.addTask {
+                // Expired sessions go at a tenth of their lifetime, at least every minute.
+                let interval = min(max(store.timeToLive / 10, .milliseconds(200)), .seconds(60))
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: interval)
+                    _ = try? await store.sweep()
+                }
+            }
+            return try await body()
+        }
     }
 
     /// Every route of the page and the API.
@@ -43,142 +93,110 @@ public struct EditorServer: Sendable {
         }
         let api = router.group("api")
         api.post("sessions") { _, _ in
-            guard let session = self.store.create() else {
+            guard let snapshot = try await self.guarded({ try await self.store.create() }) else {
                 throw HTTPError(
                     .tooManyRequests,
-                    message: "the server keeps \(self.limits.maximumSessions) sessions already; delete one (DELETE /api/sessions/ID) or try later")
+                    message: "the server keeps \(self.limits.maximumSessions) live sessions already; delete one (DELETE /api/sessions/ID) or try later")
             }
-            return try self.edited(session) { _ in "new session" }
+            return try Self.answer(snapshot, message: "new session")
         }
         api.get("sessions/:session") { _, context in
-            try self.edited(self.session(context)) { _ in "" }
+            try Self.answer(try await self.current(context), message: "")
         }
         api.delete("sessions/:session") { _, context in
             let id = try context.parameters.require("session")
-            guard self.store.remove(id) else { throw Self.unknownSession(id) }
+            guard try await self.guarded({ try await self.store.remove(id) }) else { throw Self.unknownSession(id) }
             return Response(status: .noContent)
         }
         api.post("sessions/:session/strokes") { request, context in
             let started = ContinuousClock.now
-            let session = try self.session(context)
             let strokes = try await self.strokes(from: request, context: context)
-            var verdict: StrokeVerdict?
-            var response = try self.edited(session, countsStroke: true) { editor in
-                verdict = try editor.draw(strokes)
-                return verdict!.outcome
-            } verdict: { verdict }
-            // Server-Timing: from the request's handler start to the encoded automaton, in ms.
+            var response = try await self.edited(context, request, .draw(strokes: strokes))
+            // Server-Timing: from the request's handler start to the edit committed and the
+            // updated automaton encoded, in ms.
             let elapsed = ContinuousClock.now - started
             let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3
             response.headers[.init("Server-Timing")!] = "recognize;dur=\(String(format: "%.3f", milliseconds))"
             return response
         }
         api.post("sessions/:session/erase") { request, context in
-            let session = try self.session(context)
             let strokes = try await self.strokes(from: request, context: context)
-            return try self.edited(session) { editor in
-                strokes.map { editor.erase($0) }.joined(separator: "; ")
-            }
+            return try await self.edited(context, request, .erase(strokes: strokes))
         }
-        api.post("sessions/:session/undo") { _, context in
-            try self.edited(self.session(context)) { $0.undo() ? "undone" : "nothing to undo" }
+        api.post("sessions/:session/undo") { request, context in
+            try await self.edited(context, request, .undo)
         }
-        api.post("sessions/:session/redo") { _, context in
-            try self.edited(self.session(context)) { $0.redo() ? "redone" : "nothing to redo" }
+        api.post("sessions/:session/redo") { request, context in
+            try await self.edited(context, request, .redo)
         }
-        api.post("sessions/:session/clear") { _, context in
-            try self.edited(self.session(context)) { editor in
-                editor.clear()
-                return "cleared (undo brings it back)"
-            }
+        api.post("sessions/:session/clear") { request, context in
+            try await self.edited(context, request, .clear)
         }
         api.post("sessions/:session/states/:state/final") { request, context in
-            let session = try self.session(context)
             let id = try Self.number(context, "state")
             let body = try await self.decode(FinalRequest.self, from: request, context: context)
-            return try self.edited(session) { try $0.setFinal(body.final, state: id) }
+            return try await self.edited(context, request, .setFinal(state: id, final: body.final))
         }
         api.post("sessions/:session/states/:state/name") { request, context in
-            let session = try self.session(context)
             let id = try Self.number(context, "state")
             let body = try await self.decode(NameRequest.self, from: request, context: context)
-            return try self.edited(session) { editor in
-                try editor.rename(state: id, to: body.name)
-                return "renamed to \(body.name)"
-            }
+            return try await self.edited(context, request, .rename(state: id, name: body.name))
         }
         api.post("sessions/:session/transitions/:transition/symbols") { request, context in
-            let session = try self.session(context)
             let id = try Self.number(context, "transition")
             let body = try await self.decode(SymbolsRequest.self, from: request, context: context)
-            return try self.edited(session) { editor in
-                try editor.setSymbols(body.symbols, isEpsilon: body.epsilon ?? false, transition: id)
-                return "symbols set"
-            }
+            return try await self.edited(
+                context, request, .setSymbols(transition: id, symbols: body.symbols, epsilon: body.epsilon ?? false))
         }
         api.post("sessions/:session/simulate") { request, context in
-            let session = try self.session(context)
             let body = try await self.decode(WordRequest.self, from: request, context: context)
-            let (result, _) = session.edit { $0.sketch.automaton().simulate(body.word) }
-            return try Self.json(SimulationResponse(result))
+            let snapshot = try await self.current(context)
+            return try Self.json(SimulationResponse(snapshot.adapter.sketch.automaton().simulate(body.word)))
         }
         api.get("sessions/:session/table") { _, context in
-            let (table, _) = try self.session(context).edit { $0.sketch.automaton().transitionTable() }
+            let table = try await self.current(context).adapter.sketch.automaton().transitionTable()
             return Self.text(table.description + "\n", type: "text/plain; charset=utf-8")
         }
         api.get("sessions/:session/document") { _, context in
-            let (data, _) = try self.session(context).edit { try AutomatonDocument.encode($0.sketch) }
+            let data = try AutomatonDocument.encode(try await self.current(context).adapter.sketch)
             var response = Self.text(String(decoding: data, as: UTF8.self), type: "application/json; charset=utf-8")
             response.headers[.contentDisposition] = "attachment; filename=\"sketch.automaton\""
             return response
         }
         api.post("sessions/:session/document") { request, context in
-            let session = try self.session(context)
             let body = try await self.body(of: request)
-            let sketch: Sketch
+            let data = Data(buffer: body)
             do {
-                sketch = try AutomatonDocument.decode(Data(buffer: body), source: "the uploaded document")
+                _ = try AutomatonDocument.decode(data, source: "the uploaded document")
             } catch {
                 throw HTTPError(.badRequest, message: "\(error)")
             }
-            return try self.edited(session) { editor in
-                editor.load(sketch)
-                return "document loaded"
-            }
+            return try await self.edited(context, request, .loadDocument(String(decoding: data, as: UTF8.self)))
         }
         api.post("sessions/:session/open") { request, context in
-            let session = try self.session(context)
             let body = try await self.body(of: request)
+            let data = Data(buffer: body)
             let opened: OpenedFile
             do {
-                opened = try OpenedFile.read(Data(buffer: body), source: "the opened file")
+                opened = try OpenedFile.read(data, source: "the opened file")
             } catch {
                 throw HTTPError(.badRequest, message: "\(error)")
             }
-            switch opened {
-            case .sketch(let sketch):
-                return try self.edited(session) { editor in
-                    editor.load(sketch)
-                    return "automaton opened"
-                }
-            case .ink(let strokes):
-                guard strokes.count <= self.limits.maximumOpenedStrokes,
-                    strokes.allSatisfy({ $0.points.count <= self.limits.maximumPointsPerStroke })
-                else {
-                    throw HTTPError(
-                        .contentTooLarge,
-                        message: "the ink has \(strokes.count) strokes; the limit is \(self.limits.maximumOpenedStrokes) strokes of \(self.limits.maximumPointsPerStroke) points")
-                }
-                // Drawn one stroke at a time, as a pen would have: the page shows the ink.
-                return try self.edited(session, countsStroke: true, ink: strokes) { editor in
-                    editor.load(Sketch())
-                    for stroke in strokes { _ = try editor.draw([stroke]) }
-                    return "ink opened: \(strokes.count) strokes read"
-                }
+            guard case let .ink(strokes) = opened else {
+                return try await self.edited(context, request, .openFile(base64: data.base64EncodedString()))
             }
+            guard strokes.count <= self.limits.maximumOpenedStrokes,
+                strokes.allSatisfy({ $0.points.count <= self.limits.maximumPointsPerStroke })
+            else {
+                throw HTTPError(
+                    .contentTooLarge,
+                    message: "the ink has \(strokes.count) strokes; the limit is \(self.limits.maximumOpenedStrokes) strokes of \(self.limits.maximumPointsPerStroke) points")
+            }
+            // Drawn one stroke at a time, as a pen would have: the page shows the ink.
+            return try await self.edited(context, request, .openFile(base64: data.base64EncodedString()), ink: strokes)
         }
         api.get("sessions/:session/export.jff") { _, context in
-            let (sketch, _) = try self.session(context).edit { $0.sketch }
+            let sketch = try await self.current(context).adapter.sketch
             let jff: String
             do {
                 jff = try JFLAP.jff(sketch)
@@ -190,30 +208,51 @@ public struct EditorServer: Sendable {
             return response
         }
         api.get("sessions/:session/export.tex") { _, context in
-            let (tex, _) = try self.session(context).edit { TikZExport.document($0.sketch) }
+            let tex = TikZExport.document(try await self.current(context).adapter.sketch)
             return Self.text(tex, type: "application/x-tex; charset=utf-8")
         }
         api.get("sessions/:session/export.dot") { _, context in
-            let (dot, _) = try self.session(context).edit { GraphvizExport.dot($0.sketch) }
-            return Self.text(dot, type: "text/vnd.graphviz; charset=utf-8")
+            Self.text(GraphvizExport.dot(try await self.current(context).adapter.sketch), type: "text/vnd.graphviz; charset=utf-8")
         }
         api.get("sessions/:session/export.svg") { _, context in
-            let (_, view) = try self.session(context).edit { _ in () }
-            return Self.text(SVGExport.svg(view), type: "image/svg+xml; charset=utf-8")
+            Self.text(SVGExport.svg(try await self.current(context).view), type: "image/svg+xml; charset=utf-8")
         }
         return router
     }
 
     // MARK: - Requests
 
-    private func session(_ context: BasicRequestContext) throws -> EditorSession {
+    /// The session a request names, as the store holds it now.
+    private func current(_ context: BasicRequestContext) async throws -> SessionSnapshot {
         let id = try context.parameters.require("session")
-        guard let session = store.session(id) else { throw Self.unknownSession(id) }
-        return session
+        return try await guarded { try await self.store.current(id) }
+    }
+
+    /// Runs a store call; its refusals and failures become answers with a message: an unknown
+    /// session 404, another model or an unmergeable edit 409, a failing store 503.
+    private func guarded<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as SessionAccessError {
+            switch error {
+            case let .unknown(id): throw Self.unknownSession(id)
+            case let .modelMismatch(session, stored, served):
+                throw HTTPError(
+                    .conflict,
+                    message: "session \(session) was drawn with another model (checksum \(stored.prefix(16))…) than this server reads with (\(served.prefix(16))…); open it on a server started with that model")
+            case let .conflict(message): throw HTTPError(.conflict, message: message)
+            }
+        } catch let error as SessionStoreError {
+            throw HTTPError(
+                .serviceUnavailable, headers: [.retryAfter: "5"],
+                message: "\(error); this request was not acknowledged, and every edit acknowledged before is kept: try again shortly")
+        }
     }
 
     private static func unknownSession(_ id: String) -> HTTPError {
-        HTTPError(.notFound, message: "unknown session \"\(id)\": create one with POST /api/sessions (the page does when it loads)")
+        HTTPError(
+            .notFound,
+            message: "unknown session \"\(id)\" (deleted, or expired after being left idle): create one with POST /api/sessions (the page does when it loads)")
     }
 
     private static func number(_ context: BasicRequestContext, _ name: String) throws -> Int {
@@ -244,7 +283,7 @@ public struct EditorServer: Sendable {
     }
 
     /// The strokes of a drawing or eraser request, checked against the limits.
-    private func strokes(from request: Request, context: BasicRequestContext) async throws -> [Stroke] {
+    private func strokes(from request: Request, context: BasicRequestContext) async throws -> [[[Double]]] {
         let body = try await decode(StrokesRequest.self, from: request, context: context)
         guard !body.strokes.isEmpty else { throw HTTPError(.badRequest, message: "\"strokes\" is empty: send at least one stroke") }
         guard body.strokes.count <= limits.maximumStrokesPerDrawing else {
@@ -259,7 +298,7 @@ public struct EditorServer: Sendable {
                     .contentTooLarge,
                     message: "stroke \(index) has \(points.count) points; the limit is \(limits.maximumPointsPerStroke)")
             }
-            return Stroke(points: try points.enumerated().map { pointIndex, point in
+            return try points.enumerated().map { pointIndex, point in
                 guard point.count >= 2, point[0].isFinite, point[1].isFinite,
                     abs(point[0]) <= limits.maximumCoordinate, abs(point[1]) <= limits.maximumCoordinate
                 else {
@@ -267,8 +306,8 @@ public struct EditorServer: Sendable {
                         .badRequest,
                         message: "stroke \(index), point \(pointIndex): expected [x, y] with finite coordinates within ±\(limits.maximumCoordinate)")
                 }
-                return StrokePoint(x: point[0], y: point[1])
-            })
+                return [point[0], point[1]]
+            }
         }
     }
 
@@ -291,16 +330,24 @@ public struct EditorServer: Sendable {
 
     // MARK: - Responses
 
-    /// Runs an edit on a session and answers with the whole automaton. Edit errors (an unknown
-    /// state, a bad name) become 4xx answers with the editor's message.
+    /// Makes an edit on the session a request names, commits it to the store, and answers with
+    /// the whole automaton. Edit errors (an unknown state, a bad name) become 4xx answers with
+    /// the editor's message. An `If-Match` header with the version the sender saw (the `ETag`
+    /// of an earlier answer) turns an edit that would not merge with edits made since into a 409.
     private func edited(
-        _ session: EditorSession, countsStroke: Bool = false, ink: [Stroke]? = nil,
-        _ edit: (inout EditorAdapter) throws -> String, verdict: () -> StrokeVerdict? = { nil }
-    ) throws -> Response {
-        let message: String
-        let view: AutomatonView
+        _ context: BasicRequestContext, _ request: Request, _ edit: SessionEdit, ink: [Stroke]? = nil
+    ) async throws -> Response {
+        let id = try context.parameters.require("session")
+        let base = try request.headers[.ifMatch].map { header -> Int in
+            let digits = header.trimmingCharacters(in: CharacterSet(charactersIn: "W/\" "))
+            guard let version = Int(digits), version >= 0 else {
+                throw HTTPError(.badRequest, message: "If-Match \(header): expected a session version such as \"12\" (the ETag of an answer)")
+            }
+            return version
+        }
+        let result: (message: String, verdict: StrokeVerdict?, snapshot: SessionSnapshot)
         do {
-            (message, view) = try session.edit(countsStroke: countsStroke, edit)
+            result = try await guarded { try await self.store.edit(id, edit, base: base) }
         } catch let error as SketchEditError {
             switch error {
             case .unknownState, .unknownTransition: throw HTTPError(.notFound, message: error.description)
@@ -308,12 +355,23 @@ public struct EditorServer: Sendable {
             }
         } catch let error as HTTPError {
             throw error
+        } catch let error as AutomatonDocumentError {
+            throw HTTPError(.badRequest, message: "\(error)")
         } catch {
             throw HTTPError(.internalServerError, message: "the classifier failed: \(error)")
         }
-        return try Self.json(EditResponse(
-            session: session.id, message: message, verdict: verdict(), automaton: view,
+        return try Self.answer(result.snapshot, message: result.message, verdict: result.verdict, ink: ink)
+    }
+
+    /// The whole automaton with the session's version (also its `ETag`).
+    static func answer(
+        _ snapshot: SessionSnapshot, message: String, verdict: StrokeVerdict? = nil, ink: [Stroke]? = nil
+    ) throws -> Response {
+        var response = try json(EditResponse(
+            session: snapshot.id, version: snapshot.version, message: message, verdict: verdict, automaton: snapshot.view,
             ink: ink?.map { $0.points.map { [$0.x, $0.y] } }))
+        response.headers[.eTag] = "\"\(snapshot.version)\""
+        return response
     }
 
     static func json(_ value: some Encodable) throws -> Response {

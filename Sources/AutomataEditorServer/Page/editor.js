@@ -15,6 +15,7 @@ const editor = {
   tool: "draw",
   simulation: null,     // {steps, position, result}
   busy: Promise.resolve(),
+  version: null,        // the session's version this page shows (sent as If-Match)
 };
 
 // MARK: - Talking to the server
@@ -25,14 +26,28 @@ async function api(method, path, body) {
     options.headers["Content-Type"] = "application/json";
     options.body = typeof body === "string" ? body : JSON.stringify(body);
   }
+  // Edits sent with the version this page shows: an undo, a rename... made on a session that
+  // changed elsewhere (another tab) is refused with 409 instead of undoing someone else's work.
+  if (method === "POST" && editor.version !== null) options.headers["If-Match"] = `"${editor.version}"`;
   const response = await fetch(`/api/sessions/${editor.session}${path}`, options);
   const text = await response.text();
   if (!response.ok) {
     let message = text;
     try { message = JSON.parse(text).error.message; } catch (_) { /* plain text */ }
+    if (response.status === 409) await reloadSession();
     throw new Error(message || `${response.status}`);
   }
   return text;
+}
+
+/// The session as the server holds it now (after a 409: it changed elsewhere).
+async function reloadSession() {
+  const response = await fetch(`/api/sessions/${editor.session}`);
+  if (response.ok) {
+    const answer = await response.json();
+    showAutomaton(answer.automaton, answer.version);
+    render();
+  }
 }
 
 // Requests run one after another, in the order the user made them.
@@ -48,17 +63,45 @@ async function edit(method, path, body) {
 }
 
 function applyAnswer(answer) {
-  showAutomaton(answer.automaton);
+  showAutomaton(answer.automaton, answer.version);
   if (answer.message) showStatus(answer.message, answer.verdict ? answer.verdict.rejected : false, answer.verdict);
   resetSimulation();
   render();
 }
 
+// The server keeps each session (committed before it answers), so a reload or a restarted
+// server brings the drawing back: the page keeps its session in the address (#session=ID),
+// which also makes a link to come back to it later.
+function remembered() {
+  const match = /^#session=([0-9a-zA-Z-]+)$/.exec(location.hash);
+  return match ? match[1] : null;
+}
+
+function remember(session) {
+  history.replaceState(null, "", `#session=${session}`);
+}
+
 async function startSession() {
-  const response = await fetch("/api/sessions", { method: "POST" });
-  const answer = await response.json();
+  let answer = null;
+  const saved = remembered();
+  if (saved) {
+    const response = await fetch(`/api/sessions/${encodeURIComponent(saved)}`);
+    if (response.ok) answer = await response.json();
+  }
+  if (!answer) {
+    const response = await fetch("/api/sessions", { method: "POST" });
+    const text = await response.text();
+    if (!response.ok) {
+      let message = text;
+      try { message = JSON.parse(text).error.message; } catch (_) { /* plain text */ }
+      throw new Error(message || `${response.status}`);
+    }
+    answer = JSON.parse(text);
+  }
   editor.session = answer.session;
-  showAutomaton(answer.automaton);
+  remember(answer.session);
+  showAutomaton(answer.automaton, answer.version);
+  if (saved === answer.session) showStatus("your drawing is back: the server kept it", false);
   document.body.dataset.session = answer.session;
   render();
 }
@@ -171,8 +214,9 @@ function render() {
 }
 
 // The parts of the page outside the canvas that show the automaton: only when it changes.
-function showAutomaton(automaton) {
+function showAutomaton(automaton, version) {
   editor.automaton = automaton;
+  if (version !== undefined) editor.version = version;
   updateWarnings();
   updateTable();
   $("undo").disabled = !automaton.canUndo;
