@@ -6,6 +6,7 @@
 import PackageDescription
 
 let strokeKit = Target.Dependency.product(name: "StrokeKit", package: "StrokeKit")
+let strokeTraining = Target.Dependency.product(name: "StrokeTraining", package: "StrokeKit")
 let automataSketch = Target.Dependency.product(name: "AutomataSketch", package: "StrokeKit")
 
 let package = Package(
@@ -20,5 +21,7 @@ let package = Package(
         .executableTarget(name: "FuzzSketch", dependencies: ["FuzzDriver", automataSketch]),
         .executableTarget(name: "FuzzAutomaton", dependencies: ["FuzzDriver", automataSketch]),
         .executableTarget(name: "FuzzArchitecture", dependencies: ["FuzzDriver", strokeKit]),
+        // The UNIPEN reader lives in StrokeData, which the StrokeTraining product carries.
+        .executableTarget(name: "FuzzUnipen", dependencies: ["FuzzDriver", strokeTraining]),
     ]
 )
