@@ -70,7 +70,8 @@ public enum UnipenCorpus {
     ///   - sites: only these sites (nil: every site not in `excludedSites`).
     ///   - labels: keep only segments with these labels (nil: all).
     /// Segments that are empty or do not fit their file's components are skipped with a
-    /// warning; a file that cannot be read at all throws `UnipenError` naming it.
+    /// warning; a file that cannot be read at all throws `UnipenError` naming it. A missing
+    /// category folder is skipped (a partial copy); a root without `data/` throws.
     public static func read(
         root: URL, categories: [String] = categories, sites: Set<String>? = nil, labels: Set<String>? = nil,
         limits: Unipen.Limits = Unipen.Limits(), progress: (Int, Int) -> Void = { _, _ in }
@@ -84,6 +85,7 @@ public enum UnipenCorpus {
         var files: [(category: String, site: String, relative: String)] = []
         for category in categories {
             let categoryFolder = data.appendingPathComponent(category)
+            guard isFolder(categoryFolder) else { continue }   // a partial copy may lack a category
             for site in try listing(categoryFolder) where isFolder(categoryFolder.appendingPathComponent(site)) {
                 if let sites { guard sites.contains(site) else { continue } } else if excludedSites[site] != nil { continue }
                 for file in try filesBelow(categoryFolder.appendingPathComponent(site)) {
