@@ -29,7 +29,7 @@ rm -f "$out/train.jsonl"
 "$strokekit" train --unipen "$unipen" --unipen-part train "${recipe[@]}" --output "$model" \
     --log "$out/train.jsonl" --checkpoint "$out/checkpoint.bin" --report "$out/report.html" --json | tail -n 1 >&2
 "$strokekit" evaluate --model "$model" --unipen "$unipen" --unipen-part test --report "$out/test-report.html" --json \
-    | python3 -c 'import json, sys; e = json.load(sys.stdin); e.pop("misclassified"); json.dump(e, sys.stdout, indent=1, sort_keys=True)' \
+    | python3 -c 'import json, sys; e = json.load(sys.stdin); e.pop("misclassified"); json.dump(e, sys.stdout, sort_keys=True); print()' \
     > models/unipen-labels.evaluation.json
 "$strokekit" inspect "$model" >&2
 echo "wrote $model ($(wc -c < "$model") bytes)" >&2
