@@ -6,6 +6,7 @@
 import PackageDescription
 
 let strokeKit = Target.Dependency.product(name: "StrokeKit", package: "StrokeKit")
+let strokeTraining = Target.Dependency.product(name: "StrokeTraining", package: "StrokeKit")
 let automataSketch = Target.Dependency.product(name: "AutomataSketch", package: "StrokeKit")
 let inkML = Target.Dependency.product(name: "InkML", package: "StrokeKit")
 
@@ -23,5 +24,7 @@ let package = Package(
         .executableTarget(name: "FuzzArchitecture", dependencies: ["FuzzDriver", strokeKit]),
         .executableTarget(name: "FuzzInkML", dependencies: ["FuzzDriver", inkML]),
         .executableTarget(name: "FuzzJFLAP", dependencies: ["FuzzDriver", automataSketch]),
+        // The UNIPEN reader lives in StrokeData, which the StrokeTraining product carries.
+        .executableTarget(name: "FuzzUnipen", dependencies: ["FuzzDriver", strokeTraining]),
     ]
 )

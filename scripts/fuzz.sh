@@ -22,7 +22,7 @@ while [ $# -gt 0 ]; do
         *) echo "fuzz: unknown argument $1 (usage: scripts/fuzz.sh [SECONDS] [--runs N] [--only HARNESS])" >&2; exit 2 ;;
     esac
 done
-harnesses=(FuzzPNG FuzzModelFile FuzzQuickDraw FuzzSketch FuzzAutomaton FuzzArchitecture FuzzInkML FuzzJFLAP)
+harnesses=(FuzzPNG FuzzModelFile FuzzQuickDraw FuzzSketch FuzzAutomaton FuzzArchitecture FuzzInkML FuzzJFLAP FuzzUnipen)
 [ -n "$only" ] && harnesses=("$only")
 
 # Swift executables have their own main, so libFuzzer comes without its main (the harnesses

@@ -32,3 +32,22 @@ extension StrokeClassifying {
         try classify([stroke])
     }
 }
+
+extension Classification {
+    /// The most probable of `labels` and its probability (among all classes), or nil when the
+    /// model has none of them. A reader that knows what kind of character it expects (a digit
+    /// in a diagram whose alphabet is digits, a lowercase letter) decides within that kind:
+    /// the label model's images do not show size, so `0` / `o` / `O` and `c` / `C` are told
+    /// apart by context, not by shape (docs/label-model.md).
+    public func mostProbable(among labels: some Sequence<String>) -> (label: String, probability: Float)? {
+        var best: (label: String, probability: Float)?
+        for label in labels {
+            guard let probability = probabilities[label] else { continue }
+            if best == nil || probability > best!.probability
+                || (probability == best!.probability && label < best!.label) {
+                best = (label, probability)
+            }
+        }
+        return best
+    }
+}

@@ -26,6 +26,9 @@ import StrokeTensor
 public final class ShapeClassifier: StrokeClassifying, @unchecked Sendable {
     /// File name of the model shipped with StrokeKit (in `Sources/StrokeKit/Resources`).
     public static let bundledModelName = "automata-shapes.safetensors"
+    /// File name of the bundled label model: one handwritten character (digits, letters,
+    /// `, + . { }`), trained on UNIPEN (CC BY 4.0; docs/label-model.md).
+    public static let bundledLabelModelName = "unipen-labels.safetensors"
     /// Largest number of images handed to the fast path at once by the batch calls (which
     /// bounds the rasterized-stroke buffer); the fast path itself runs them in chunks of
     /// `InferenceEngine.chunkSize`, so cache use does not grow with this number.
@@ -68,12 +71,20 @@ public final class ShapeClassifier: StrokeClassifying, @unchecked Sendable {
         try ShapeClassifier(contentsOf: bundledModelURL())
     }
 
-    /// Where the bundled model file is (a SwiftPM resource of this module).
-    public static func bundledModelURL() throws -> URL {
+    /// The label model shipped with StrokeKit: one handwritten character among the 67
+    /// classes `0`-`9`, `a`-`z`, `A`-`Z`, `,` `+` `.` `{` `}`, its strokes rasterized alone
+    /// (`classify(_: [Stroke])`). Trained on UNIPEN, whose citation and licence (CC BY 4.0) its
+    /// metadata carries. Call once and share.
+    public static func bundledLabels() throws -> ShapeClassifier {
+        try ShapeClassifier(contentsOf: bundledModelURL(named: bundledLabelModelName))
+    }
+
+    /// Where a bundled model file is (a SwiftPM resource of this module); by default the shape model.
+    public static func bundledModelURL(named fileName: String = bundledModelName) throws -> URL {
         // `.copy("Resources")` keeps the folder inside the bundle.
-        let name = String(bundledModelName.dropLast(".safetensors".count))
+        let name = String(fileName.dropLast(".safetensors".count))
         guard let url = Bundle.module.url(forResource: name, withExtension: "safetensors", subdirectory: "Resources") else {
-            throw ClassifierError.bundledModelMissing(resource: "Resources/\(bundledModelName)")
+            throw ClassifierError.bundledModelMissing(resource: "Resources/\(fileName)")
         }
         return url
     }

@@ -37,6 +37,10 @@ public struct ModelMetadata: Sendable, Equatable {
         public static let syntheticPerClass = "strokekit.train.synthetic_per_class"
         /// Synthetic non-shapes added as the reject class.
         public static let syntheticNegatives = "strokekit.train.synthetic_negatives"
+        /// The training data: its name and citation, for data that asks to be credited.
+        public static let dataSource = "strokekit.train.data_source"
+        /// The training data's licence (e.g. `CC BY 4.0`).
+        public static let dataLicense = "strokekit.train.data_license"
 
         static let all: Set<String> = [
             format, formatVersion, classes, architecture, inputWidth, inputHeight, inputChannels,

@@ -18,6 +18,13 @@ public enum HTMLReport {
     static let rowHeaderWidth = 120
     /// Drawings previewed inside one heatmap cell before "+N more".
     static let previewsPerCell = 8
+    /// Above this many classes the matrix is drawn small, without previews, after the
+    /// accuracy by group and the list of the worst confusions (a 67-class matrix at full
+    /// size would be 9,000 px wide).
+    static let largestFullMatrix = 20
+    /// Side of a cell of a large matrix, and how many of its worst confusions are listed.
+    static let smallCellSize = 34
+    static let worstConfusionsListed = 30
     /// Magnification of drawings in galleries (28 px -> 84 px).
     static let galleryScale = 3
 
@@ -170,7 +177,12 @@ private struct PageBuilder {
         if content.evaluation == nil && !content.folds.isEmpty {
             html += "<p>Summed over all \(content.folds.count) folds: every drawing was held out exactly once.</p>\n"
         }
-        html += heatmap(evaluation, id: "confusion-heatmap", cellSize: HTMLReport.cellSize, previews: true)
+        if evaluation.classes.count > HTMLReport.largestFullMatrix {
+            html += groupsAndWorstConfusions(evaluation)
+            html += heatmap(evaluation, id: "confusion-heatmap", cellSize: HTMLReport.smallCellSize, previews: false)
+        } else {
+            html += heatmap(evaluation, id: "confusion-heatmap", cellSize: HTMLReport.cellSize, previews: true)
+        }
         html += """
             <p class="legend" aria-hidden="true"><span class="swatch" style="background:\(HeatmapColor.fill(share: 0.9, isDiagonal: true).hex)"></span> correct \
             <span class="swatch" style="background:\(HeatmapColor.fill(share: 0.1, isDiagonal: false).hex)"></span> confused \
@@ -178,6 +190,45 @@ private struct PageBuilder {
 
             """
         return html
+    }
+
+    /// For many classes: top-3 accuracy, accuracy per class group (among all classes and
+    /// within the group), and the worst confusions with their drawings, before the small matrix.
+    private func groupsAndWorstConfusions(_ evaluation: Evaluation) -> String {
+        var html = "<p>Top-3 accuracy: \(HTML.percent(evaluation.topAccuracy(3))).</p>\n"
+        let groups = CharacterGroups.groups(for: evaluation.classes)
+        if !groups.isEmpty {
+            html += """
+                <table class="numbers"><caption>Accuracy by group: the prediction among all classes, and the most \
+                probable class of the group alone</caption>
+                <thead><tr><th scope="col">Group</th><th scope="col">Among all classes</th>\
+                <th scope="col">Within the group</th><th scope="col">Support</th></tr></thead><tbody>
+
+                """
+            for group in groups.map(evaluation.accuracy(of:)) {
+                html += "<tr><th scope=\"row\">\(HTML.escape(group.group))</th><td>\(HTML.percent(group.amongAllClasses))</td>"
+                html += "<td>\(HTML.percent(group.withinGroup))</td><td>\(group.support)</td></tr>\n"
+            }
+            html += "</tbody></table>\n"
+        }
+        let worst = evaluation.worstConfusions(limit: HTMLReport.worstConfusionsListed)
+        guard !worst.isEmpty else { return html }
+        html += """
+            <table class="numbers worst-confusions"><caption>The \(worst.count) largest confusions</caption>
+            <thead><tr><th scope="col">True</th><th scope="col">Predicted</th><th scope="col">Count</th>\
+            <th scope="col">Share of the true class</th><th scope="col">Drawings</th></tr></thead><tbody>
+
+            """
+        for cell in worst {
+            let rowTotal = evaluation.confusionMatrix[cell.trueClass].reduce(0, +)
+            html += "<tr><th scope=\"row\">\(HTML.escape(evaluation.classes[cell.trueClass]))</th>"
+            html += "<td>\(HTML.escape(evaluation.classes[cell.predictedClass]))</td>"
+            html += "<td><a href=\"#confusion-\(cell.trueClass)-\(cell.predictedClass)\">\(cell.count)</a></td>"
+            html += "<td>\(HTML.percent(Double(cell.count) / Double(max(1, rowTotal))))</td><td>"
+            html += cellPreviews(evaluation, row: cell.trueClass, column: cell.predictedClass, count: cell.count)
+            html += "</td></tr>\n"
+        }
+        return html + "</tbody></table>\n"
     }
 
     /// The matrix as a table with fixed-size cells; with `previews`, confusion cells show up to

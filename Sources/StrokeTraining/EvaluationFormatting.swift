@@ -18,6 +18,25 @@ extension Evaluation {
                          + "  " + leftPad(String(metrics.support), 7))
         }
         lines.append("")
+        if classes.count > Self.largestPrintedMatrix {
+            lines.append("top-3 accuracy: \(percent(topAccuracy(3)))")
+            let groups = CharacterGroups.groups(for: classes)
+            if !groups.isEmpty {
+                lines.append("accuracy by group (among all classes / within the group):")
+                for group in groups.map(accuracy(of:)) {
+                    lines.append("  \(pad(group.group, 10)) \(leftPad(percent(group.amongAllClasses), 6)) / "
+                                 + "\(leftPad(percent(group.withinGroup), 6))  (\(group.support))")
+                }
+                lines.append("accuracy counting look-alikes as the same (c/C, o/O/0, l/I/1, ...): "
+                             + percent(accuracy(countingAsSame: CharacterGroups.lookAlikes)))
+            }
+            lines.append("worst confusions (true -> predicted: count, share of the true class):")
+            for cell in worstConfusions(limit: 20) {
+                let share = Double(cell.count) / Double(max(1, confusionMatrix[cell.trueClass].reduce(0, +)))
+                lines.append("  \(classes[cell.trueClass]) -> \(classes[cell.predictedClass]): \(cell.count), \(percent(share))")
+            }
+            return lines.joined(separator: "\n")
+        }
         lines.append("confusion matrix (rows = true class, columns = predicted):")
         let cellWidth = max(6, classes.map(\.count).max() ?? 0, String(count).count)
         lines.append(pad("", labelWidth) + classes.map { "  " + leftPad($0, cellWidth) }.joined())
@@ -31,7 +50,7 @@ extension Evaluation {
     /// `per_class`, `confusion_matrix` and `misclassified` (source, true and predicted
     /// label, confidence).
     public func jsonObject() -> [String: Any] {
-        [
+        var object: [String: Any] = [
             "classes": classes,
             "count": count,
             "accuracy": accuracy,
@@ -44,8 +63,21 @@ extension Evaluation {
                 ["file": prediction.source, "true": classes[prediction.trueClass],
                  "predicted": classes[prediction.predictedClass], "confidence": Double(prediction.confidence)]
             },
+            "top3_accuracy": topAccuracy(3),
         ]
+        let groups = CharacterGroups.groups(for: classes)
+        if !groups.isEmpty {
+            object["groups"] = groups.map(accuracy(of:)).map { group -> [String: Any] in
+                ["group": group.group, "support": group.support, "among_all_classes": group.amongAllClasses,
+                 "within_group": group.withinGroup]
+            }
+            object["look_alike_accuracy"] = accuracy(countingAsSame: CharacterGroups.lookAlikes)
+        }
+        return object
     }
+
+    /// Above this many classes the text report lists the worst confusions instead of the matrix.
+    public static let largestPrintedMatrix = 20
 }
 
 /// "97.3%" with one decimal.

@@ -26,6 +26,9 @@ public struct TrainingRecipe: Sendable {
     /// student (in cross-validation: on each fold's training part only, so that no teacher
     /// has seen the fold it is scored on); nil = no such teacher.
     public var teacherRecipe: TeacherRecipe?
+    /// Metadata naming the training data and its licence (`strokekit.train.data_source`,
+    /// `strokekit.train.data_license`), for data that must be credited; empty for none.
+    public var dataAttribution: [String: String] = [:]
 
     /// The teacher a run trains for itself: this recipe with another architecture and
     /// storage, no teacher of its own; its soft targets count `weight` at `temperature`.
@@ -151,7 +154,8 @@ public struct TrainingRecipe: Sendable {
     /// provenance (dataset fingerprint, seed, epochs run, validation accuracy, time) and the
     /// `strokekit.train.*` and `strokekit.reject.*` keys.
     public func metadata(for result: TrainingResult, created: Date = Date()) -> ModelMetadata {
-        var extra: [String: String] = [ModelMetadata.Key.trainingRecipe: flags]
+        var extra = dataAttribution
+        extra[ModelMetadata.Key.trainingRecipe] = flags
         if let rejectBelow { extra[ModelMetadata.Key.rejectMinimumConfidence] = String(rejectBelow) }
         if configuration.augmentation != nil { extra[ModelMetadata.Key.augmentation] = "default" }
         if syntheticPerClass > 0 { extra[ModelMetadata.Key.syntheticPerClass] = String(syntheticPerClass) }

@@ -18,7 +18,7 @@ struct BenchCommand: ParsableCommand {
             Build with `swift build -c release` first: debug builds are not representative.
             Training uses synthetic 28x28 images, so no dataset is needed. Before any inference
             timing, the fast path's logits are checked against the reference path's (within
-            1e-5) on the benchmark's inputs; a mismatch is an error.
+            1e-5 of the largest |logit|, at least 1e-5) on the benchmark's inputs; a mismatch is an error.
             """)
 
     @Flag(help: "Print one JSON object instead of a table.")
@@ -105,7 +105,7 @@ struct BenchCommand: ParsableCommand {
 
     func printInference(check: Float, inference: (p50: Double, p99: Double),
                         batch: (oneThread: BatchRate, allCores: BatchRate), count: Int) {
-        print("fast path vs reference path, \(count) images: max |logit difference| \(check) (limit 1e-5)")
+        print("fast path vs reference path, \(count) images: max |logit difference| \(check) (limit 1e-5 of the largest |logit|)")
         print("inference, 1 image, 1 thread: p50 \(format(inference.p50)) µs, p99 \(format(inference.p99)) µs")
         print("inference, batch \(count), 1 thread: \(format(batch.oneThread.median)) images/s "
               + "(fastest run \(format(batch.oneThread.fastest))); \(ProcessInfo.processInfo.activeProcessorCount) threads: "
@@ -211,7 +211,8 @@ struct BenchCommand: ParsableCommand {
 
     /// Largest |fast - reference| logit over the benchmark images: the fast path
     /// (`InferenceEngine`, batched, and one image at a time) against `Network.forward`.
-    /// Throws when it exceeds 1e-5.
+    /// Throws when it exceeds 1e-5 times the largest |reference logit| (at least 1e-5): Float
+    /// rounding grows with the logits, and a 67-class model's reach 20 and more.
     func checkFastPath(classifier: ShapeClassifier, images: [GrayImage]) throws -> Float {
         let (network, _) = try benchmarkNetwork()
         let floats = inputFloats(images)
@@ -228,8 +229,10 @@ struct BenchCommand: ParsableCommand {
                 for k in 0..<classCount { largest = max(largest, abs(fast[k] - reference.values[index * classCount + k])) }
             }
         }
-        guard largest <= 1e-5 else {
-            throw CLIError("fast inference path disagrees with the reference path: max |logit difference| \(largest) > 1e-5")
+        let limit = 1e-5 * max(1, reference.values.map(abs).max() ?? 0)
+        guard largest <= limit else {
+            throw CLIError("fast inference path disagrees with the reference path: max |logit difference| \(largest) > \(limit) "
+                           + "(1e-5 of the largest |logit|)")
         }
         return largest
     }

@@ -30,6 +30,14 @@ struct EvaluateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("QuickDraw ndjson file; each drawing's \"word\" is its class.", valueName: "file.ndjson"))
     var strokes: String?
 
+    @Option(help: ArgumentHelp(
+        "UNIPEN train_r01_v07 folder (data/, include/): its characters of the model's classes.", valueName: "dir"))
+    var unipen: String?
+
+    @Option(help: ArgumentHelp("With --unipen: the writers to evaluate on (the fixed writer split; repeat for several).",
+                               valueName: "train|validation|test"))
+    var unipenPart: [UnipenCorpus.Part] = [.test]
+
     @Option(help: ArgumentHelp("With --data: invert black-on-white images: auto (when mean > 127, with a warning), no, yes.",
                                valueName: "auto|no|yes"))
     var invert: InversionPolicy = .auto
@@ -47,7 +55,9 @@ struct EvaluateCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
-        guard (data == nil) != (strokes == nil) else { throw ValidationError("give either --data DIR or --strokes FILE.ndjson") }
+        guard [data, strokes, unipen].compactMap({ $0 }).count == 1 else {
+            throw ValidationError("give one of --data DIR, --strokes FILE.ndjson, --unipen DIR")
+        }
         if let report { try ReportOutput.validate(report) }
     }
 
@@ -57,8 +67,10 @@ struct EvaluateCommand: ParsableCommand {
         let classes = trained.metadata.classes
         let rejectRule = try RejectRule(metadata: trained.metadata, source: modelFile.path)
         let set = try strokes.map { try loadStrokes($0, classes: classes, rejectRule: rejectRule) }
+            ?? unipen.map { try loadUnipen($0, classes: classes) }
             ?? loadDataset(data!, classes: classes, model: modelFile)
-        let evaluation = Evaluator.evaluate(trained.network, on: set.examples, classes: classes, rejectRule: rejectRule)
+        let evaluation = Evaluator.evaluate(trained.network, on: set.examples, classes: classes, rejectRule: rejectRule,
+                                            keepImages: unipen == nil || report != nil)
         let nonShapes = set.nonShapes.count == 0 ? nil
             : Evaluator.evaluate(trained.network, on: set.nonShapes, classes: classes, rejectRule: rejectRule,
                                  keepImages: false)
@@ -110,6 +122,15 @@ struct EvaluateCommand: ParsableCommand {
         return EvaluationSet(
             examples: examples, nonShapes: LabeledExamples(images: [], labels: [], sources: []),
             summary: dataset.summary(path: path))
+    }
+
+    private func loadUnipen(_ path: String, classes: [String]) throws -> EvaluationSet {
+        let parts = Set(unipenPart)
+        let (dataset, warnings) = try UnipenCorpus.labelDataset(root: URL(fileURLWithPath: path), parts: parts, classes: classes)
+        if !warnings.isEmpty { Terminal.note("\(path): \(warnings.count) segment(s) skipped, e.g. \(warnings[0])") }
+        let name = "\(path) (\(parts.map(\.rawValue).sorted().joined(separator: "+")) writers)"
+        return EvaluationSet(examples: dataset.allExamples, nonShapes: LabeledExamples(images: [], labels: [], sources: []),
+                             summary: dataset.summary(path: name))
     }
 
     private func loadStrokes(_ path: String, classes: [String], rejectRule: RejectRule) throws -> EvaluationSet {

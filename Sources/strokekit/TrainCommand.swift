@@ -121,7 +121,9 @@ struct TrainCommand: ParsableCommand {
 
     func validate() throws {
         if resume != nil { return }   // the checkpoint's own flags are validated when it is read
-        guard dataset.data != nil else { throw ValidationError("give the dataset with --data DIR (or --resume FILE)") }
+        guard dataset.data != nil || dataset.unipen != nil else {
+            throw ValidationError("give the dataset with --data DIR or --unipen DIR (or --resume FILE)")
+        }
         if checkpoint != nil && folds != nil { throw ValidationError("--checkpoint saves one training run; it does not work with --folds") }
         guard ["adam", "sgd"].contains(optimizer) else { throw ValidationError("--optimizer must be adam or sgd") }
         guard Self.precisions[precision] != nil else { throw ValidationError("--precision must be fp32, fp16 or int8") }
@@ -166,7 +168,7 @@ struct TrainCommand: ParsableCommand {
 
     /// Trains (or cross-validates) with these flags, from scratch or from `checkpoint`.
     private func train(resumingFrom checkpoint: TrainingCheckpoint?) throws {
-        let recipe = TrainingRecipe(
+        var recipe = TrainingRecipe(
             data: try dataset.load(), configuration: try configuration(), syntheticPerClass: synthetic,
             negatives: negatives, rejectBelow: rejectBelow, validationFraction: validationSplit,
             precision: Self.precisions[precision]!,
@@ -174,6 +176,7 @@ struct TrainCommand: ParsableCommand {
                 TrainingRecipe.TeacherRecipe(architecture: try ArchitectureSpec(parsing: $0),
                                              weight: distillWeight, temperature: distillTemperature)
             })
+        recipe.dataAttribution = dataset.attribution
         let view = TrainingProgressView(json: json, logFile: try log.map { try EpochLog(path: $0) })
         if let folds {
             try crossValidate(recipe, folds: folds, view: view)
@@ -257,7 +260,7 @@ struct TrainCommand: ParsableCommand {
             try ReportOutput.write(report, content: ReportContent(
                 title: "StrokeKit training report", generated: ISO8601DateFormatter().string(from: Date()),
                 modelMetadata: ReportContent.metadataList(metadata.dictionary),
-                datasetSummary: recipe.data.summary(path: dataset.data ?? ""), evaluation: evaluation,
+                datasetSummary: recipe.data.summary(path: dataset.path), evaluation: evaluation,
                 history: result.history, rejectOption: rejection))
         }
         if json {
@@ -298,7 +301,7 @@ struct TrainCommand: ParsableCommand {
         if let report {
             try ReportOutput.write(report, content: ReportContent(
                 title: "StrokeKit \(folds)-fold cross-validation", generated: ISO8601DateFormatter().string(from: Date()),
-                datasetSummary: recipe.data.summary(path: dataset.data ?? ""), folds: result.folds))
+                datasetSummary: recipe.data.summary(path: dataset.path), folds: result.folds))
         }
         if json {
             try printJSON(["type": "summary", "folds": folds, "accuracies": result.accuracies,

@@ -183,3 +183,29 @@ import Testing
         #expect(html.hasSuffix("</html>\n"))
     }
 }
+
+/// A 67-class evaluation stays readable: groups, the worst confusions, a small matrix.
+@Suite struct LargeConfusionMatrixTests {
+    static let classes = CharacterGroups.all.flatMap(\.classes)
+
+    @Test func manyClassesGetGroupsWorstConfusionsAndASmallMatrix() {
+        let evaluation = ReportFixtures.evaluation(count: 670, errorEvery: 5, classes: Self.classes)
+        let html = HTMLReport.render(ReportContent(title: "characters", evaluation: evaluation))
+        #expect(html.contains("Accuracy by group"))
+        #expect(html.contains("The \(HTMLReport.worstConfusionsListed) largest confusions"))
+        #expect(html.contains("width:\(HTMLReport.smallCellSize)px;height:\(HTMLReport.smallCellSize)px"))
+        #expect(!html.contains("width:\(HTMLReport.cellSize)px;height:\(HTMLReport.cellSize)px"),
+                "a 67-class matrix at full cell size would be \(67 * HTMLReport.cellSize) px wide")
+        // Every listed confusion links to its gallery, which exists.
+        for cell in evaluation.worstConfusions(limit: HTMLReport.worstConfusionsListed) {
+            #expect(html.contains("href=\"#confusion-\(cell.trueClass)-\(cell.predictedClass)\""))
+            #expect(html.contains("id=\"confusion-\(cell.trueClass)-\(cell.predictedClass)\""))
+        }
+    }
+
+    @Test func fewClassesKeepTheFullMatrix() {
+        let html = HTMLReport.render(ReportContent(title: "shapes", evaluation: ReportFixtures.evaluation()))
+        #expect(!html.contains("largest confusions"))
+        #expect(html.contains("width:\(HTMLReport.cellSize)px;height:\(HTMLReport.cellSize)px"))
+    }
+}

@@ -147,7 +147,11 @@ func barsAndBoxes(count: Int, seed: UInt64) -> LabeledExamples {
         #expect(abs(c.precision - 0.5) < 1e-12 && c.recall == 1 && abs(c.f1 - 2.0 / 3) < 1e-12)
         #expect(evaluation.misclassified.map(\.source) == ["2", "4"])
         let json = evaluation.jsonObject()
-        #expect(Set(json.keys) == ["classes", "count", "accuracy", "per_class", "confusion_matrix", "misclassified"])
+        // Classes a, b, c are lowercase letters, so the character groups' figures are there too.
+        #expect(Set(json.keys) == ["classes", "count", "accuracy", "per_class", "confusion_matrix", "misclassified",
+                                   "top3_accuracy", "groups", "look_alike_accuracy"])
+        #expect(Set(Evaluation(classes: ["arrow", "circle"], predictions: []).jsonObject().keys)
+                == ["classes", "count", "accuracy", "per_class", "confusion_matrix", "misclassified", "top3_accuracy"])
         #expect(evaluation.textReport().contains("accuracy: 66.7% (4/6)"))
     }
 }

@@ -15,3 +15,13 @@ public enum ProjectDataset {
         return projectRoot.appendingPathComponent("datasets/automata-shapes")
     }()
 }
+
+extension ProjectDataset {
+    /// The shared UNIPEN copy (`../shared/datasets/unipen` beside the repository, or
+    /// `STROKEKIT_UNIPEN`); nil when absent, so that tests needing it are skipped on a bare clone.
+    public static let unipen: URL? = {
+        let url = ProcessInfo.processInfo.environment["STROKEKIT_UNIPEN"].map { URL(fileURLWithPath: $0) }
+            ?? projectRoot.deletingLastPathComponent().appendingPathComponent("shared/datasets/unipen")
+        return FileManager.default.fileExists(atPath: url.appendingPathComponent("data").path) ? url : nil
+    }()
+}
