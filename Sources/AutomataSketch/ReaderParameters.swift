@@ -25,10 +25,20 @@ struct ReaderParameters: Codable, Hashable, Sendable {
     @TaskLocal static var current = ReaderParameters.fromEnvironment()
 
     /// The defaults with the values of `STROKEKIT_READER_PARAMETERS` (a JSON object of stages
-    /// and names, as the type encodes) put in; the defaults when it is unset or unreadable.
+    /// and names, as the type encodes) put in; the defaults when it is unset, and when it is
+    /// unreadable or names an unknown stage or parameter, with a warning on standard error that
+    /// says why (a sweep with a misspelt name must not pass for a run of its changed value).
     static func fromEnvironment() -> ReaderParameters {
         guard let text = ProcessInfo.processInfo.environment["STROKEKIT_READER_PARAMETERS"] else { return ReaderParameters() }
-        return (try? changed(by: text)) ?? ReaderParameters()
+        do {
+            return try changed(by: text)
+        } catch {
+            var reason = "\(error)"
+            if case DecodingError.dataCorrupted(let context) = error { reason = context.debugDescription }
+            FileHandle.standardError.write(Data(
+                "warning: STROKEKIT_READER_PARAMETERS ignored, the reader runs with its defaults: \(reason)\n".utf8))
+            return ReaderParameters()
+        }
     }
 
     /// The defaults with the values of `json` put in (stages and names as the type encodes).
