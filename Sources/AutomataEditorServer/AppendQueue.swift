@@ -5,9 +5,12 @@ import Foundation
 /// Each request is answered only once the batch holding its edit has committed (or failed:
 /// then every request of the batch gets the error, and none of its edits is kept).
 ///
-/// One batch is committed at a time; a batch holds at most one edit per session (a second
-/// edit of the same session waits for the next batch, since it may depend on the first) and at
-/// most `maximumBatch` edits, in the order they arrived.
+/// At most `maximumInFlight` batches are committed at once (one for SQLite's single writer;
+/// several for PostgreSQL, whose own group commit shares the flush of concurrent transactions,
+/// so that an edit arriving during a slow commit need not wait for it). A batch holds at most
+/// `maximumBatch` edits, in the order they arrived, and never an edit of a session whose edit is
+/// being committed (a second edit of a session waits for the first's batch, since it was made
+/// on the version before it).
 final class AppendQueue: @unchecked Sendable {
     typealias Commit = @Sendable ([AppendRequest]) async throws -> [AppendOutcome]
 
@@ -24,14 +27,18 @@ final class AppendQueue: @unchecked Sendable {
     }
 
     let maximumBatch: Int
+    let maximumInFlight: Int
     private let commit: Commit
     private let lock = NSLock()
     private var waiting: [Waiting] = []
-    private var committing = false
+    /// Batches being committed (tasks draining the queue), and the sessions they hold.
+    private var inFlight = 0
+    private var sessionsInFlight = Set<String>()
 
-    init(maximumBatch: Int = 64, commit: @escaping Commit) {
-        precondition(maximumBatch > 0)
+    init(maximumBatch: Int = 64, maximumInFlight: Int = 1, commit: @escaping Commit) {
+        precondition(maximumBatch > 0 && maximumInFlight > 0)
         self.maximumBatch = maximumBatch
+        self.maximumInFlight = maximumInFlight
         self.commit = commit
     }
 
@@ -43,8 +50,8 @@ final class AppendQueue: @unchecked Sendable {
         try await withCheckedThrowingContinuation { continuation in
             let starts = lock.withLock {
                 waiting.append(Waiting(request: request, continuation: continuation))
-                guard !committing else { return false }
-                committing = true
+                guard inFlight < maximumInFlight else { return false }
+                inFlight += 1
                 return true
             }
             // High priority: the committing task does little work, and every waiter waits for it
@@ -55,7 +62,9 @@ final class AppendQueue: @unchecked Sendable {
 
     /// Commits batches until nothing waits.
     private func drain() async {
-        while let batch = nextBatch() {
+        var committed: [Waiting] = []
+        while let batch = nextBatch(after: committed) {
+            committed = batch
             let started = ContinuousClock.now
             do {
                 let outcomes = try await commit(batch.map(\.request))
@@ -72,14 +81,15 @@ final class AppendQueue: @unchecked Sendable {
         }
     }
 
-    /// The next batch, taken out of the queue; nil (and no longer committing) when none waits.
-    private func nextBatch() -> [Waiting]? {
+    /// The next batch, taken out of the queue once `committed` (this task's last batch) is
+    /// done; nil (and this task no longer counted) when no waiting edit can be taken.
+    private func nextBatch(after committed: [Waiting]) -> [Waiting]? {
         lock.withLock {
+            sessionsInFlight.subtract(committed.map(\.request.id))
             var batch: [Waiting] = []
             var rest: [Waiting] = []
-            var sessions = Set<String>()
             for item in waiting {
-                if batch.count < maximumBatch, sessions.insert(item.request.id).inserted {
+                if batch.count < maximumBatch, sessionsInFlight.insert(item.request.id).inserted {
                     batch.append(item)
                 } else {
                     rest.append(item)
@@ -87,7 +97,7 @@ final class AppendQueue: @unchecked Sendable {
             }
             waiting = rest
             if batch.isEmpty {
-                committing = false
+                inFlight -= 1
                 return nil
             }
             return batch

@@ -12,6 +12,8 @@ final class MemorySessionBackend: SessionBackend, @unchecked Sendable {
     private let lock = NSLock()
     private var rows: [String: Row] = [:]
 
+    let concurrentCommits = 1
+
     func run() async {}
     func open() async throws {}
 

@@ -35,6 +35,10 @@ final class PostgresSessionBackend: SessionBackend, @unchecked Sendable {
 
     private var name: String { SessionStoreLocation.postgres(location).description }
 
+    /// Batches committed at once, each on its own connection; PostgreSQL flushes the log of
+    /// concurrent commits together.
+    let concurrentCommits = 8
+
     func run() async {
         await client.run()
     }

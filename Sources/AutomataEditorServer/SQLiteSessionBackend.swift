@@ -20,6 +20,9 @@ final class SQLiteSessionBackend: SessionBackend, @unchecked Sendable {
         self.maximumPageCount = maximumPageCount
     }
 
+    /// One writer: batches are committed one after the other.
+    let concurrentCommits = 1
+
     func run() async {}
 
     func open() async throws {

@@ -163,6 +163,8 @@ protocol SessionBackend: Sendable {
     /// The session's model, version and edits after `version`; nil when absent or expired.
     /// With `touch`, its idle time starts again.
     func load(id: String, after version: Int, cutoff: Int64, touch now: Int64?) async throws -> StoredSession?
+    /// Batches of appends committed at once (1: one writer).
+    var concurrentCommits: Int { get }
     /// Appends each request's edit as its session's next version if the session is still at the
     /// version the request expects, all in one transaction (one commit, one disk flush), and
     /// returns what each found, in order. At most one request per session (`AppendQueue` sees to

@@ -91,7 +91,7 @@ final class SessionStore: @unchecked Sendable {
         self.timeToLive = timeToLive
         self.cacheCapacity = cacheCapacity ?? maximumSessions
         let timeToLive = Self.milliseconds(timeToLive)
-        appends = AppendQueue { [backend] requests in
+        appends = AppendQueue(maximumInFlight: backend.concurrentCommits) { [backend] requests in
             let now = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
             return try await backend.append(requests, now: now, cutoff: now - timeToLive)
         }
