@@ -37,7 +37,7 @@ final class PostgresSessionBackend: SessionBackend, @unchecked Sendable {
 
     /// Batches committed at once, each on its own connection; PostgreSQL flushes the log of
     /// concurrent commits together.
-    let concurrentCommits = 8
+    let concurrentCommits = 16
 
     func run() async {
         await client.run()
@@ -183,7 +183,11 @@ final class PostgresSessionBackend: SessionBackend, @unchecked Sendable {
     /// One statement (one round trip, one commit): the sessions' rows locked in the order of
     /// their ids (two servers appending to the same sessions cannot deadlock), each version
     /// bumped where it is still the expected one, the edits inserted, and what each request found.
+    ///
+    /// A batch of one edit (most of them, when students draw at a person's pace) takes a simpler
+    /// statement, which PostgreSQL plans and runs faster.
     func append(_ requests: [AppendRequest], now: Int64, cutoff: Int64) async throws -> [AppendOutcome] {
+        if requests.count == 1 { return [try await appendOne(requests[0], now: now, cutoff: cutoff)] }
         guard !requests.isEmpty else { return [] }
         return try await attempt {
             let ids = requests.map(\.id)
@@ -218,6 +222,25 @@ final class PostgresSessionBackend: SessionBackend, @unchecked Sendable {
                 }
                 return outcome
             }
+        }
+    }
+
+    private func appendOne(_ request: AppendRequest, now: Int64, cutoff: Int64) async throws -> AppendOutcome {
+        try await attempt {
+            let (id, expected, edit) = (request.id, request.expected, request.edit)
+            let rows = try await self.client.query("""
+                WITH bumped AS (UPDATE editor_sessions SET version = version + 1, last_used_ms = \(now)
+                                WHERE id = \(id) AND version = \(expected) AND last_used_ms >= \(cutoff) RETURNING id)
+                INSERT INTO editor_edits (session, version, edit) SELECT id, \(expected + 1), \(edit) FROM bumped
+                RETURNING version
+                """, logger: Self.logger)
+            var appended = 0
+            for try await _ in rows { appended += 1 }
+            if appended == 1 { return .appended }
+            let live = try await self.client.query(
+                "SELECT 1 FROM editor_sessions WHERE id = \(id) AND last_used_ms >= \(cutoff)", logger: Self.logger)
+            for try await _ in live { return .conflict }
+            return .missing
         }
     }
 

@@ -183,35 +183,27 @@ import Testing
     @Test(.enabled(if: Shared.enabled, "the bundled model is missing from this build"), arguments: ["sqlite", "postgres"])
     func aServerWhoseCacheIsBehindLosesNothing(kind: String) async throws {
         try await Stores.withLocation(kind) { location in
-            let first = try Stores.server(location)
-            let second = try Stores.server(location)
-            try await first.withStore {
-                try await second.withStore {
-                    try await Application(router: first.router()).test(.router) { a in
-                        try await Application(router: second.router()).test(.router) { b in
-                            let session = try await Stores.newSession(a)
-                            let api = "/api/sessions/\(session)"
-                            #expect(try await Stores.post(a, "\(api)/strokes", Stores.strokeBody(Shared.circle(100, 100, 30))).0 == .ok)
-                            let (status, seen) = try await Stores.post(
-                                b, "\(api)/strokes", Stores.strokeBody(Shared.circle(260, 100, 30)))
-                            #expect(status == .ok)
-                            #expect(seen["version"] as? Int == 2)
-                            let (drawn, answer) = try await Stores.post(
-                                a, "\(api)/strokes", Stores.strokeBody(Shared.circle(420, 100, 30)))
-                            #expect(drawn == .ok)
-                            #expect(answer["version"] as? Int == 3)
-                            let automaton = answer["automaton"] as? [String: Any] ?? [:]
-                            #expect(automaton["strokesReceived"] as? Int == 3, "\(answer)")
-                            // b has not seen version 3; a stale cache on b must not refuse it.
-                            let (_, third) = try await Stores.post(
-                                a, "\(api)/strokes", Stores.strokeBody(Shared.circle(580, 100, 30)))
-                            let version = try #require(third["version"] as? Int)
-                            let (undone, _) = try await Stores.post(b, "\(api)/undo", headers: [.ifMatch: "\"\(version)\""])
-                            #expect(undone == .ok)
-                            #expect(try await Stores.state(a, session) == Stores.state(b, session))
-                        }
-                    }
-                }
+            try await Stores.withTwoServers(location) { a, b in
+                let session = try await Stores.newSession(a)
+                let api = "/api/sessions/\(session)"
+                #expect(try await Stores.post(a, "\(api)/strokes", Stores.strokeBody(Shared.circle(100, 100, 30))).0 == .ok)
+                let (status, seen) = try await Stores.post(
+                    b, "\(api)/strokes", Stores.strokeBody(Shared.circle(260, 100, 30)))
+                #expect(status == .ok)
+                #expect(seen["version"] as? Int == 2)
+                let (drawn, answer) = try await Stores.post(
+                    a, "\(api)/strokes", Stores.strokeBody(Shared.circle(420, 100, 30)))
+                #expect(drawn == .ok)
+                #expect(answer["version"] as? Int == 3)
+                let automaton = answer["automaton"] as? [String: Any] ?? [:]
+                #expect(automaton["strokesReceived"] as? Int == 3, "\(answer)")
+                // b has not seen version 3; a stale cache on b must not refuse it.
+                let (_, third) = try await Stores.post(
+                    a, "\(api)/strokes", Stores.strokeBody(Shared.circle(580, 100, 30)))
+                let version = try #require(third["version"] as? Int)
+                let (undone, _) = try await Stores.post(b, "\(api)/undo", headers: [.ifMatch: "\"\(version)\""])
+                #expect(undone == .ok)
+                #expect(try await Stores.state(a, session) == Stores.state(b, session))
             }
         }
     }
