@@ -37,7 +37,7 @@ final class PostgresSessionBackend: SessionBackend, @unchecked Sendable {
 
     /// Batches committed at once, each on its own connection; PostgreSQL flushes the log of
     /// concurrent commits together.
-    let concurrentCommits = 16
+    let concurrentCommits = 8
 
     func run() async {
         await client.run()
