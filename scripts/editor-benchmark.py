@@ -5,6 +5,7 @@
     scripts/editor-benchmark.py --store memory:      # ... keeping sessions in memory only
     scripts/editor-benchmark.py --store postgres://strokekit@127.0.0.1:55432/postgres
     scripts/editor-benchmark.py --url http://127.0.0.1:8080   # a server already running
+    scripts/editor-benchmark.py --pace 0.5-1         # each session draws a stroke every 0.5-1 s
     scripts/editor-benchmark.py --sketch FILE.ndjson # replay another diagram (one stroke per line)
     scripts/editor-benchmark.py --mode kill          # SIGKILL during the load, restart, count
     scripts/editor-benchmark.py --mode balanced --store postgres://...   # two servers behind nginx
@@ -20,8 +21,15 @@
    seen by this client.
 2. Load: --sessions concurrent sessions (threads, one keep-alive connection each) draw the
    diagram stroke after stroke for --seconds, clearing and starting again when it is done.
+   With --pace LOW-HIGH each session pauses LOW..HIGH seconds (uniformly drawn) between its
+   strokes, as a person drawing does, instead of sending the next one as soon as it is answered.
    Errors are answers other than 200 and failed connections; lost strokes are strokes this
    client had answered with 200 minus the strokes the server counted in each session at the end.
+   The server's time per stroke is split (Server-Timing parts, p95 of each on its own): load
+   (the session asked of the store: only when the server's cached copy was not current), read
+   (the classifier), store (from queueing the edit to its batch committed), commit (the batch's
+   transaction), wait (store minus commit: earlier batches); batch_mean is edits per commit.
+   loadavg_1min: the machine's 1-minute load average sampled during the run (mean, max).
 --mode kill: the load for --seconds, then SIGKILL, the server started again on the same store,
    and every session read back: acknowledged strokes (200 before the kill) against strokes found.
 --mode balanced: two servers on one --store (PostgreSQL) behind Debian's nginx (round-robin,
@@ -120,6 +128,17 @@ def server_ms(timing):
     return float(match.group(1)) if match else float("nan")
 
 
+def timing_parts(timing):
+    """The Server-Timing header's parts: {"recognize": ms, "load": ms, ..., "batch": n}."""
+    parts = {}
+    for item in (timing or "").split(","):
+        name, _, rest = item.strip().partition(";")
+        match = re.match(r"(dur|desc)=([0-9.]+)", rest)
+        if name and match:
+            parts[name] = float(match.group(2))
+    return parts
+
+
 def percentile(values, fraction):
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, math.ceil(fraction * len(ordered)) - 1))]
@@ -147,30 +166,45 @@ def latency(host, port, strokes, repeats):
     }
 
 
-def load(host, port, strokes, sessions, seconds, stop=None, read_back=True):
-    """--sessions threads drawing for --seconds (or until `stop` is set); per-session results."""
+def load(host, port, strokes, sessions, seconds, stop=None, read_back=True, pace=None):
+    """--sessions threads drawing for --seconds (or until `stop` is set); per-session results.
+    Without `pace`, each session sends its next stroke as soon as the last is answered (closed
+    loop, no pause); with pace=(low, high), it waits a uniformly drawn low..high seconds between
+    strokes (a person drawing), starting at a random point of the first interval."""
+    import random
     deadline = time.monotonic() + seconds
     results = []
     lock = threading.Lock()
 
     def worker():
         sent_ok = errors = 0
-        server_times = []
+        server_times, parts, roundtrips = [], [], []
         session = None
         counted = -1
+        generator = random.Random()
         try:
             client = Client(host, port)
             status, _, payload = client.request("POST", "/api/sessions")
             session = json.loads(payload)["session"]
             index = 0
+            next_at = time.monotonic() + (generator.uniform(0, pace[1]) if pace else 0)
             while time.monotonic() < deadline and not (stop and stop.is_set()):
+                if pace:
+                    pause = next_at - time.monotonic()
+                    if time.monotonic() + max(0.0, pause) >= deadline:
+                        break
+                    if pause > 0 and (stop.wait(pause) if stop else time.sleep(pause)):
+                        break
+                    next_at = max(next_at, time.monotonic()) + generator.uniform(*pace)
                 try:
                     if index == len(strokes):
                         status, _, _ = client.request("POST", f"/api/sessions/{session}/clear")
                         errors += status != 200
                         index = 0
                         continue
+                    sent_at = time.perf_counter()
                     status, timing, _ = client.request("POST", f"/api/sessions/{session}/strokes", {"strokes": [strokes[index]]})
+                    roundtrip = (time.perf_counter() - sent_at) * 1000
                 except (OSError, http.client.HTTPException):
                     if stop and stop.is_set():
                         break
@@ -180,6 +214,8 @@ def load(host, port, strokes, sessions, seconds, stop=None, read_back=True):
                 if status == 200:
                     sent_ok += 1
                     server_times.append(server_ms(timing))
+                    parts.append(timing_parts(timing))
+                    roundtrips.append(roundtrip)
                 else:
                     errors += 1
                 index += 1
@@ -191,7 +227,7 @@ def load(host, port, strokes, sessions, seconds, stop=None, read_back=True):
                 errors += 1
         with lock:
             results.append({"session": session, "acked": sent_ok, "counted": counted, "errors": errors,
-                            "server_times": server_times})
+                            "server_times": server_times, "parts": parts, "roundtrips": roundtrips})
 
     threads = [threading.Thread(target=worker) for _ in range(sessions)]
     started = time.monotonic()
@@ -203,9 +239,24 @@ def load(host, port, strokes, sessions, seconds, stop=None, read_back=True):
     return results, elapsed
 
 
-def summarize(results, elapsed, sessions):
+def summarize(results, elapsed, sessions, loadavg=None):
     strokes_ok = sum(r["acked"] for r in results)
     server_times = [t for r in results for t in r["server_times"]]
+    parts = [p for r in results for p in r.get("parts", [])]
+    roundtrips = [t for r in results for t in r.get("roundtrips", [])]
+
+    def p95(values):
+        return round(percentile(values, 0.95), 3) if values else None
+
+    # Where the server's time per stroke went: p95 of each part on its own (they do not add up).
+    split = {}
+    for name in ("load", "read", "store", "commit"):
+        values = [p[name] for p in parts if name in p]
+        split[f"{name}_ms_p95"] = p95(values)
+    waits = [p["store"] - p["commit"] for p in parts if "store" in p and "commit" in p]
+    split["wait_ms_p95"] = p95(waits)
+    batches = [p["batch"] for p in parts if "batch" in p]
+    split["batch_mean"] = round(statistics.mean(batches), 2) if batches else None
     return {
         "sessions": sessions, "seconds": round(elapsed, 1), "strokes_answered": strokes_ok,
         "strokes_per_second": round(strokes_ok / elapsed, 1),
@@ -213,6 +264,11 @@ def summarize(results, elapsed, sessions):
         "lost_strokes": sum(max(0, r["acked"] - r["counted"]) if r["counted"] >= 0 else r["acked"] for r in results),
         "server_ms_p50": round(statistics.median(server_times), 3) if server_times else None,
         "server_ms_p95": round(percentile(server_times, 0.95), 3) if server_times else None,
+        "server_ms_p99": round(percentile(server_times, 0.99), 3) if server_times else None,
+        **split,
+        "roundtrip_ms_p50": round(statistics.median(roundtrips), 3) if roundtrips else None,
+        "roundtrip_ms_p95": p95(roundtrips),
+        **({"loadavg_1min": loadavg} if loadavg else {}),
     }
 
 
@@ -356,8 +412,9 @@ def balanced_test(arguments, strokes, store):
                 break
             except OSError:
                 time.sleep(0.05)
+        sampler = LoadAverage()
         results, elapsed = load("127.0.0.1", port, strokes, arguments.sessions, arguments.seconds)
-        summary = summarize(results, elapsed, arguments.sessions)
+        summary = summarize(results, elapsed, arguments.sessions, loadavg=sampler.stop())
         differing = unreadable = 0
         for result in results:
             if result["session"] is None:
@@ -417,8 +474,40 @@ def expire_test(arguments, strokes, store):
         server.stop()
 
 
+class LoadAverage:
+    """The machine's 1-minute load average sampled every 5 s while a run lasts: its mean and
+    maximum (the machine is shared; the load includes this client and the server)."""
+
+    def __init__(self):
+        self.samples = [os.getloadavg()[0]]
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self.sample, daemon=True)
+        self.thread.start()
+
+    def sample(self):
+        while not self.done.wait(5):
+            self.samples.append(os.getloadavg()[0])
+
+    def stop(self):
+        self.done.set()
+        self.thread.join()
+        self.samples.append(os.getloadavg()[0])
+        return {"mean": round(statistics.mean(self.samples), 2), "max": round(max(self.samples), 2)}
+
+
 def redact(url):
     return re.sub(r"//([^:/@]+):[^@]*@", r"//\1:***@", url)
+
+
+def pace_range(text):
+    low, _, high = text.partition("-")
+    try:
+        low, high = float(low), float(high or low)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--pace {text}: expected LOW-HIGH seconds, e.g. 0.5-1")
+    if not 0 < low <= high:
+        raise argparse.ArgumentTypeError(f"--pace {text}: expected 0 < LOW <= HIGH")
+    return (low, high)
 
 
 def main():
@@ -431,6 +520,9 @@ def main():
     parser.add_argument("--repeats", type=int, default=20, help="diagrams drawn for the latency figures")
     parser.add_argument("--sessions", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--pace", type=pace_range, metavar="LOW-HIGH",
+                        help="--mode load: seconds between one session's strokes, drawn uniformly in LOW-HIGH "
+                             "(e.g. 0.5-1, a person drawing); default: no pause (closed loop)")
     parser.add_argument("--expire-sessions", type=int, default=10_000, help="sessions created in --mode expire")
     parser.add_argument("--ttl", type=float, default=3, help="--session-ttl in seconds for --mode expire")
     parser.add_argument("--json", action="store_true")
@@ -488,10 +580,15 @@ def load_mode(arguments, strokes, store):
             print(f"latency: {len(strokes)}-stroke diagram x {arguments.repeats} at {url} ({redact(store)})", file=sys.stderr)
         result = {"latency": latency(parsed.hostname, parsed.port, strokes, arguments.repeats)}
         if not arguments.json:
-            print(f"load: {arguments.sessions} sessions for {arguments.seconds:g} s", file=sys.stderr)
-        results, elapsed = load(parsed.hostname, parsed.port, strokes, arguments.sessions, arguments.seconds)
-        result["load"] = summarize(results, elapsed, arguments.sessions)
+            print(f"load: {arguments.sessions} sessions for {arguments.seconds:g} s"
+                  + (f", a stroke every {arguments.pace[0]:g}-{arguments.pace[1]:g} s each" if arguments.pace
+                     else ", no pause (closed loop)"), file=sys.stderr)
+        sampler = LoadAverage()
+        results, elapsed = load(parsed.hostname, parsed.port, strokes, arguments.sessions, arguments.seconds,
+                                pace=arguments.pace)
+        result["load"] = summarize(results, elapsed, arguments.sessions, loadavg=sampler.stop())
         result["load"]["store"] = redact(store) if server else "(running server)"
+        result["load"]["pace_seconds"] = list(arguments.pace) if arguments.pace else "none (closed loop)"
     finally:
         if server:
             server.stop()

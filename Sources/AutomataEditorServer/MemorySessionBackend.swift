@@ -12,6 +12,8 @@ final class MemorySessionBackend: SessionBackend, @unchecked Sendable {
     private let lock = NSLock()
     private var rows: [String: Row] = [:]
 
+    let concurrentCommits = 1
+
     func run() async {}
     func open() async throws {}
 
@@ -37,14 +39,16 @@ final class MemorySessionBackend: SessionBackend, @unchecked Sendable {
         }
     }
 
-    func append(id: String, expected: Int, edit: String, now: Int64, cutoff: Int64) async throws -> AppendOutcome {
+    func append(_ requests: [AppendRequest], now: Int64, cutoff: Int64) async throws -> [AppendOutcome] {
         lock.withLock {
-            guard var row = rows[id], row.lastUsed >= cutoff else { return .missing }
-            guard row.edits.count == expected else { return .conflict }
-            row.edits.append(edit)
-            row.lastUsed = now
-            rows[id] = row
-            return .appended
+            requests.map { request in
+                guard var row = rows[request.id], row.lastUsed >= cutoff else { return .missing }
+                guard row.edits.count == request.expected else { return .conflict }
+                row.edits.append(request.edit)
+                row.lastUsed = now
+                rows[request.id] = row
+                return .appended
+            }
         }
     }
 

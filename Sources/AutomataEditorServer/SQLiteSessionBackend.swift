@@ -20,6 +20,9 @@ final class SQLiteSessionBackend: SessionBackend, @unchecked Sendable {
         self.maximumPageCount = maximumPageCount
     }
 
+    /// One writer: batches are committed one after the other.
+    let concurrentCommits = 1
+
     func run() async {}
 
     func open() async throws {
@@ -120,24 +123,25 @@ final class SQLiteSessionBackend: SessionBackend, @unchecked Sendable {
         }
     }
 
-    func append(id: String, expected: Int, edit: String, now: Int64, cutoff: Int64) async throws -> AppendOutcome {
+    func append(_ requests: [AppendRequest], now: Int64, cutoff: Int64) async throws -> [AppendOutcome] {
         try await attempt {
             try await database.write { db in
-                try db.execute(
-                    sql: """
-                        UPDATE editor_sessions SET version = version + 1, last_used_ms = ?
-                        WHERE id = ? AND version = ? AND last_used_ms >= ?
-                        """,
-                    arguments: [now, id, expected, cutoff])
-                guard db.changesCount == 1 else {
-                    let live = try Bool.fetchOne(
-                        db, sql: "SELECT 1 FROM editor_sessions WHERE id = ? AND last_used_ms >= ?", arguments: [id, cutoff])
-                    return live == true ? .conflict : .missing
+                let bump = try db.cachedStatement(sql: """
+                    UPDATE editor_sessions SET version = version + 1, last_used_ms = ?
+                    WHERE id = ? AND version = ? AND last_used_ms >= ?
+                    """)
+                let insert = try db.cachedStatement(sql: "INSERT INTO editor_edits (session, version, edit) VALUES (?, ?, ?)")
+                return try requests.map { request in
+                    try bump.execute(arguments: [now, request.id, request.expected, cutoff])
+                    guard db.changesCount == 1 else {
+                        let live = try Bool.fetchOne(
+                            db, sql: "SELECT 1 FROM editor_sessions WHERE id = ? AND last_used_ms >= ?",
+                            arguments: [request.id, cutoff])
+                        return live == true ? .conflict : .missing
+                    }
+                    try insert.execute(arguments: [request.id, request.expected + 1, request.edit])
+                    return .appended
                 }
-                try db.execute(
-                    sql: "INSERT INTO editor_edits (session, version, edit) VALUES (?, ?, ?)",
-                    arguments: [id, expected + 1, edit])
-                return .appended
             }
         }
     }

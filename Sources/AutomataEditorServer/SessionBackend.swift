@@ -133,6 +133,13 @@ struct StoredSession: Sendable {
     var edits: [(version: Int, edit: String)]
 }
 
+/// One edit to append: version `expected + 1` of session `id`, if the session is still at `expected`.
+struct AppendRequest: Sendable, Equatable {
+    var id: String
+    var expected: Int
+    var edit: String
+}
+
 /// What appending an edit found.
 enum AppendOutcome: Sendable, Equatable {
     case appended
@@ -156,8 +163,13 @@ protocol SessionBackend: Sendable {
     /// The session's model, version and edits after `version`; nil when absent or expired.
     /// With `touch`, its idle time starts again.
     func load(id: String, after version: Int, cutoff: Int64, touch now: Int64?) async throws -> StoredSession?
-    /// Appends `edit` as version `expected + 1` if the session is still at `expected`.
-    func append(id: String, expected: Int, edit: String, now: Int64, cutoff: Int64) async throws -> AppendOutcome
+    /// Batches of appends committed at once (1: one writer).
+    var concurrentCommits: Int { get }
+    /// Appends each request's edit as its session's next version if the session is still at the
+    /// version the request expects, all in one transaction (one commit, one disk flush), and
+    /// returns what each found, in order. At most one request per session (`AppendQueue` sees to
+    /// it). A thrown error means nothing of the batch was committed.
+    func append(_ requests: [AppendRequest], now: Int64, cutoff: Int64) async throws -> [AppendOutcome]
     /// Deletes a session and its edits; false when it was absent.
     func delete(id: String) async throws -> Bool
     /// Deletes every session idle since before `cutoff`; returns how many.

@@ -18,6 +18,30 @@ struct SessionSnapshot: Sendable {
     }
 }
 
+/// Where an edit's time went, for the `Server-Timing` header: loading the session from the
+/// store (only when the cached copy was not the stored one), reading the ink (the classifier),
+/// and storing (waiting for the batch, then its commit).
+struct EditTiming: Sendable {
+    var load: Duration = .zero
+    var read: Duration = .zero
+    var store: Duration = .zero
+    /// The part of `store` spent committing the batch (the rest is waiting for an earlier batch).
+    var commit: Duration = .zero
+    /// Edits committed in the same batch as this one.
+    var batchSize = 0
+    /// 1, or more when other requests changed the session meanwhile.
+    var attempts = 0
+}
+
+/// An edit made and committed: what it did, in words, the verdict of a drawing, the session
+/// after it, and where its time went.
+struct EditResult: Sendable {
+    var message: String
+    var verdict: StrokeVerdict?
+    var snapshot: SessionSnapshot
+    var timing: EditTiming
+}
+
 /// Why a session request was refused (the routes turn these into 404 and 409).
 enum SessionAccessError: Error, Equatable {
     case unknown(String)
@@ -53,6 +77,8 @@ final class SessionStore: @unchecked Sendable {
 
     private let lock = NSLock()
     private var cache: [String: Entry] = [:]
+    /// Appends waiting for the store, committed in batches.
+    private let appends: AppendQueue
 
     init(
         backend: any SessionBackend, classifier: any StrokeClassifying, model: String, maximumSessions: Int,
@@ -64,6 +90,11 @@ final class SessionStore: @unchecked Sendable {
         self.maximumSessions = maximumSessions
         self.timeToLive = timeToLive
         self.cacheCapacity = cacheCapacity ?? maximumSessions
+        let timeToLive = Self.milliseconds(timeToLive)
+        appends = AppendQueue(maximumInFlight: backend.concurrentCommits) { [backend] requests in
+            let now = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+            return try await backend.append(requests, now: now, cutoff: now - timeToLive)
+        }
     }
 
     // MARK: - Time
@@ -143,28 +174,51 @@ final class SessionStore: @unchecked Sendable {
     /// Makes `edit` on the session and commits it to the store. `base` is the version the
     /// sender saw: when the session has moved on since, drawings and erasures are made on the
     /// newer session (they merge); other edits are refused with a conflict.
-    func edit(_ id: String, _ edit: SessionEdit, base: Int? = nil) async throws
-        -> (message: String, verdict: StrokeVerdict?, snapshot: SessionSnapshot)
-    {
+    ///
+    /// The edit is made on the cached editor when there is one, without asking the store first:
+    /// the append is conditional on the session still being at the cached version, so a session
+    /// edited meanwhile (by another server) is a conflict, and the edit is made again on the
+    /// session as the store holds it. The ink is read before the append is queued, never while
+    /// the store commits; concurrent appends are committed together (`AppendQueue`).
+    func edit(_ id: String, _ edit: SessionEdit, base: Int? = nil) async throws -> EditResult {
         let text = try edit.encoded()
+        let clock = ContinuousClock()
+        var timing = EditTiming()
+        var reload = false
         for _ in 0..<Self.maximumAttempts {
-            var snapshot = try await current(id, touch: false)
+            timing.attempts += 1
+            var snapshot: SessionSnapshot
+            if !reload, let cached = lock.withLock({ cache[id]?.snapshot }),
+                base == nil || base == cached.version || edit.mergesWithConcurrentEdits
+            {
+                // A sender that saw another version than the cached one is checked against the store.
+                snapshot = cached
+            } else {
+                let started = clock.now
+                snapshot = try await current(id, touch: false)
+                timing.load += clock.now - started
+            }
             if let base, base != snapshot.version, !edit.mergesWithConcurrentEdits {
                 throw SessionAccessError.conflict(
                     "the session changed since version \(base) (it is at version \(snapshot.version), edited elsewhere); "
                         + "nothing was done: reload it (GET /api/sessions/\(id)) and try again")
             }
+            let reading = clock.now
             let (message, verdict) = try edit.apply(to: &snapshot.adapter)
-            let now = now
-            switch try await backend.append(
-                id: id, expected: snapshot.version, edit: text, now: now, cutoff: cutoff(now))
-            {
+            timing.read += clock.now - reading
+            let storing = clock.now
+            let appended = try await appends.append(AppendRequest(id: id, expected: snapshot.version, edit: text))
+            timing.store += clock.now - storing
+            timing.commit += appended.commit
+            timing.batchSize = appended.batchSize
+            switch appended.outcome {
             case .appended:
                 snapshot.version += 1
                 if edit.countsStroke { snapshot.strokesReceived += 1 }
                 install(snapshot, now: now)
-                return (message, verdict, snapshot)
+                return EditResult(message: message, verdict: verdict, snapshot: snapshot, timing: timing)
             case .conflict:
+                reload = true
                 continue
             case .missing:
                 lock.withLock { _ = cache.removeValue(forKey: id) }

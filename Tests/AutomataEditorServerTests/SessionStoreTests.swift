@@ -80,6 +80,22 @@ import Testing
 
     static let kinds = ["sqlite", "postgres"]
 
+    /// Runs `body` with test clients of two servers on one store, both stores open.
+    static func withTwoServers(
+        _ location: SessionStoreLocation,
+        _ body: @Sendable @escaping (any TestClientProtocol, any TestClientProtocol) async throws -> Void
+    ) async throws {
+        let first = try server(location)
+        let second = try server(location)
+        try await first.withStore {
+            try await second.withStore {
+                try await Application(router: first.router()).test(.router) { a in
+                    try await Application(router: second.router()).test(.router) { b in try await body(a, b) }
+                }
+            }
+        }
+    }
+
     /// Runs `body` on a store of `kind` (a new SQLite file, or the test database); says the
     /// PostgreSQL case is skipped when there is no database.
     static func withLocation(_ kind: String, _ body: (SessionStoreLocation) async throws -> Void) async throws {
@@ -130,60 +146,52 @@ import Testing
     @Test(.enabled(if: Shared.enabled, "the bundled model is missing from this build"), arguments: kinds)
     func twoServersOnOneDatabaseShareSessionsAndLoseNoEdit(kind: String) async throws {
         try await Self.withLocation(kind) { location in
-            let first = try Self.server(location)
-            let second = try Self.server(location)
-            try await first.withStore {
-                try await second.withStore {
-                    try await Application(router: first.router()).test(.router) { a in
-                        try await Application(router: second.router()).test(.router) { b in
-                            // Requests alternate between the servers, stroke after stroke.
-                            let session = try await Self.newSession(a)
-                            let strokes = [
-                                Shared.circle(100, 100, 30), Shared.circle(260, 100, 30),
-                                Shared.arrow(from: (20, 100), to: (68, 100)), Shared.arrow(from: (132, 100), to: (226, 100)),
-                                Shared.circle(420, 100, 30), Shared.circle(420, 100, 40),
-                            ]
-                            for (index, stroke) in strokes.enumerated() {
-                                let client = index % 2 == 0 ? a : b
-                                let (status, answer) = try await Self.post(client, "/api/sessions/\(session)/strokes", Self.strokeBody(stroke))
-                                #expect(status == .ok)
-                                #expect(answer["version"] as? Int == index + 1, "stroke \(index) through server \(index % 2)")
-                            }
-                            #expect(try await Self.post(b, "/api/sessions/\(session)/undo").0 == .ok)
-                            #expect(try await Self.state(a, session) == Self.state(b, session))
+            try await Self.withTwoServers(location) { a, b in
+                // Requests alternate between the servers, stroke after stroke.
+                let session = try await Self.newSession(a)
+                let strokes = [
+                    Shared.circle(100, 100, 30), Shared.circle(260, 100, 30),
+                    Shared.arrow(from: (20, 100), to: (68, 100)), Shared.arrow(from: (132, 100), to: (226, 100)),
+                    Shared.circle(420, 100, 30), Shared.circle(420, 100, 40),
+                ]
+                for (index, stroke) in strokes.enumerated() {
+                    let client = index % 2 == 0 ? a : b
+                    let (status, answer) = try await Self.post(client, "/api/sessions/\(session)/strokes", Self.strokeBody(stroke))
+                    #expect(status == .ok)
+                    #expect(answer["version"] as? Int == index + 1, "stroke \(index) through server \(index % 2)")
+                }
+                #expect(try await Self.post(b, "/api/sessions/\(session)/undo").0 == .ok)
+                #expect(try await Self.state(a, session) == Self.state(b, session))
 
-                            // Both servers draw into the session at once: every stroke answered is kept.
-                            let answered = try await withThrowingTaskGroup(of: Int.self) { group in
-                                for index in 0..<12 {
-                                    let client = index % 2 == 0 ? a : b
-                                    let stroke = Shared.circle(100 + Double(index % 4) * 150, 400 + Double(index / 4) * 150, 30)
-                                    group.addTask {
-                                        let (status, answer) = try await Self.post(
-                                            client, "/api/sessions/\(session)/strokes", Self.strokeBody(stroke))
-                                        #expect(status == .ok || status == .conflict, "\(status): \(answer)")
-                                        return status == .ok ? 1 : 0
-                                    }
-                                }
-                                return try await group.reduce(0, +)
-                            }
-                            let finalState = try await Self.state(a, session)
-                            #expect(finalState == (try await Self.state(b, session)))
-                            #expect(finalState.contains(#""strokesReceived":\#(strokes.count + answered)"#), "\(answered) answered: \(finalState)")
-
-                            // An undo sent with the version before another server's edit is a 409.
-                            let (_, seen) = try await Self.post(a, "/api/sessions/\(session)/strokes", Self.strokeBody(Shared.circle(700, 700, 30)))
-                            let version = try #require(seen["version"] as? Int)
-                            #expect(try await Self.post(b, "/api/sessions/\(session)/strokes", Self.strokeBody(Shared.circle(900, 700, 30))).0 == .ok)
-                            let stale: HTTPFields = [.ifMatch: "\"\(version)\""]
-                            let (status, refused) = try await Self.post(a, "/api/sessions/\(session)/undo", headers: stale)
-                            #expect(status == .conflict)
-                            let message = (refused["error"] as? [String: Any])?["message"] as? String ?? ""
-                            #expect(message.contains("changed since version \(version)"), "\(message)")
-                            // A drawing sent with the same stale version merges.
-                            #expect(try await Self.post(a, "/api/sessions/\(session)/strokes", Self.strokeBody(Shared.circle(1100, 700, 30)), headers: stale).0 == .ok)
+                // Both servers draw into the session at once: every stroke answered is kept.
+                let answered = try await withThrowingTaskGroup(of: Int.self) { group in
+                    for index in 0..<12 {
+                        let client = index % 2 == 0 ? a : b
+                        let stroke = Shared.circle(100 + Double(index % 4) * 150, 400 + Double(index / 4) * 150, 30)
+                        group.addTask {
+                            let (status, answer) = try await Self.post(
+                                client, "/api/sessions/\(session)/strokes", Self.strokeBody(stroke))
+                            #expect(status == .ok || status == .conflict, "\(status): \(answer)")
+                            return status == .ok ? 1 : 0
                         }
                     }
+                    return try await group.reduce(0, +)
                 }
+                let finalState = try await Self.state(a, session)
+                #expect(finalState == (try await Self.state(b, session)))
+                #expect(finalState.contains(#""strokesReceived":\#(strokes.count + answered)"#), "\(answered) answered: \(finalState)")
+
+                // An undo sent with the version before another server's edit is a 409.
+                let (_, seen) = try await Self.post(a, "/api/sessions/\(session)/strokes", Self.strokeBody(Shared.circle(700, 700, 30)))
+                let version = try #require(seen["version"] as? Int)
+                #expect(try await Self.post(b, "/api/sessions/\(session)/strokes", Self.strokeBody(Shared.circle(900, 700, 30))).0 == .ok)
+                let stale: HTTPFields = [.ifMatch: "\"\(version)\""]
+                let (status, refused) = try await Self.post(a, "/api/sessions/\(session)/undo", headers: stale)
+                #expect(status == .conflict)
+                let message = (refused["error"] as? [String: Any])?["message"] as? String ?? ""
+                #expect(message.contains("changed since version \(version)"), "\(message)")
+                // A drawing sent with the same stale version merges.
+                #expect(try await Self.post(a, "/api/sessions/\(session)/strokes", Self.strokeBody(Shared.circle(1100, 700, 30)), headers: stale).0 == .ok)
             }
         }
     }
