@@ -12,19 +12,10 @@ rounds=${1:-5}
 threads=${2:-2}
 epochs=${3:-7}
 venv=.venv-bench-pytorch
-requirements=scripts/bench-pytorch-requirements.txt
 
-if ! cmp -s "$requirements" "$venv/installed-requirements.txt" 2>/dev/null; then
-    if ! python3 -c 'import urllib.request; urllib.request.urlopen("https://pypi.org/simple/torch/", timeout=15)' 2>/dev/null; then
-        echo "bench-pytorch-training: skipped: PyPI is unreachable, cannot install $requirements" >&2
-        exit 0
-    fi
-    echo "bench-pytorch-training: installing $requirements into $venv" >&2
-    rm -rf "$venv"
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install -q --disable-pip-version-check -r "$requirements"
-    cp "$requirements" "$venv/installed-requirements.txt"
-fi
+# shellcheck source=scripts/export-venv.sh
+source scripts/export-venv.sh
+ensure_venv bench-pytorch-training "$venv" scripts/bench-pytorch-requirements.txt || exit 0
 python=$venv/bin/python
 
 echo "bench-pytorch-training: building the release CLI" >&2

@@ -10,6 +10,9 @@
 #include <stddef.h>
 
 #define SK_INLINE static inline __attribute__((always_inline)) SK_TARGET
+/// Loops over a block's rows and vectors are unrolled whatever the optimisation level asks
+/// (at -Os the accumulators would otherwise live in memory).
+#define SK_UNROLL _Pragma("clang loop unroll(full)")
 
 /// C(r x nv·VW) = init + A(r x k) · B(k x nv·VW), then optionally max(·, 0); A rows `lda`
 /// apart, B and C rows `ldb` and `ldc` apart; init is a row of nv·VW floats or NULL for 0.
@@ -20,21 +23,30 @@ SK_INLINE void SK_NAME(block)(const int r, const int nv, const float *a, ptrdiff
                               const float *b, ptrdiff_t ldb, int k, const float *init,
                               float *c, ptrdiff_t ldc, int relu) {
     vec acc[MR][8];
+    SK_UNROLL
     for (int i = 0; i < r; i++)
+        SK_UNROLL
         for (int j = 0; j < nv; j++) acc[i][j] = init ? VLOAD(init + j * VW) : VZERO();
     for (int p = 0; p < k; p++) {
         vec row[8];
+        SK_UNROLL
         for (int j = 0; j < nv; j++) row[j] = VLOAD(b + p * ldb + j * VW);
+        SK_UNROLL
         for (int i = 0; i < r; i++) {
             vec left = VSET1(a[i * lda + p]);
-            for (int j = 0; j < nv; j++) acc[i][j] = VFMA(left, row[j], acc[i][j]);
+            SK_UNROLL
+        for (int j = 0; j < nv; j++) acc[i][j] = VFMA(left, row[j], acc[i][j]);
         }
     }
     if (relu) {
-        for (int i = 0; i < r; i++)
-            for (int j = 0; j < nv; j++) acc[i][j] = VMAX(acc[i][j], VZERO());
-    }
+        SK_UNROLL
     for (int i = 0; i < r; i++)
+            SK_UNROLL
+        for (int j = 0; j < nv; j++) acc[i][j] = VMAX(acc[i][j], VZERO());
+    }
+    SK_UNROLL
+    for (int i = 0; i < r; i++)
+        SK_UNROLL
         for (int j = 0; j < nv; j++) VSTORE(c + i * ldc + j * VW, acc[i][j]);
 }
 

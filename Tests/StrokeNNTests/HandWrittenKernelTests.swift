@@ -4,15 +4,10 @@ import Testing
 import StrokeTensor
 import TestSupport
 
-/// Each hand-written kernel of `CStrokeKernels` on its own, on every path this CPU runs
-/// (plain C, AVX2, AVX-512: `KernelPath.supported`), against plain loops in Double, so that
-/// a failure points at one kernel and one path. Channel counts that are not multiples of a
-/// path's vector width take the next narrower path; the odd counts here check that too.
-@Suite struct HandWrittenKernelTests {
-    static var paths: [KernelPath] { KernelPath.supported.filter(\.isHandWritten) }
-
+/// Plain loops in Double for the convolution kernels' tests (here and `WinogradKernelTests`).
+enum PlainLoops {
     /// `count` images of `map` (border included), random interior, zero border.
-    func randomMap(_ map: FeatureMap, count: Int, seed: UInt64) -> [Float] {
+    static func randomMap(_ map: FeatureMap, count: Int, seed: UInt64) -> [Float] {
         let interior = GradientCheck.randomValues(count * map.valueCount, seed: seed)
         var values = [Float](repeating: 0, count: count * map.imageSize)
         var next = 0
@@ -31,7 +26,7 @@ import TestSupport
 
     /// Plain loops: 3x3 'same' correlation of `input` (OC, C, 3, 3 weight), 2x2 max pool,
     /// bias, optional ReLU, into a map shaped as `output` (border included).
-    func convolvedAndPooled(_ values: [Float], map input: FeatureMap, count: Int, weight: [Float], bias: [Float],
+    static func convolvedAndPooled(_ values: [Float], map input: FeatureMap, count: Int, weight: [Float], bias: [Float],
                             output: FeatureMap, relu: Bool) -> [Float] {
         let channels = input.channels, outputChannels = output.channels
         func convolved(_ n: Int, _ y: Int, _ x: Int, _ o: Int) -> Double {
@@ -60,6 +55,15 @@ import TestSupport
         return expected
     }
 
+}
+
+/// Each hand-written kernel of `CStrokeKernels` on its own, on every path this CPU runs
+/// (plain C, AVX2, AVX-512: `KernelPath.supported`), against plain loops in Double, so that
+/// a failure points at one kernel and one path. Channel counts that are not multiples of a
+/// path's vector width take the next narrower path; the odd counts here check that too.
+@Suite struct HandWrittenKernelTests {
+    static var paths: [KernelPath] { KernelPath.supported.filter(\.isHandWritten) }
+
     func largestDifference(_ result: [Float], _ expected: [Float]) -> (difference: Float, scale: Float) {
         (zip(result, expected).map { abs($0 - $1) }.max() ?? .infinity, expected.map(abs).max() ?? 0)
     }
@@ -73,8 +77,8 @@ import TestSupport
         let output = FeatureMap(channels: outputChannels, height: height / 2, width: width / 2, pad: 1)
         let weight = GradientCheck.randomValues(outputChannels * 9, seed: 51)
         let bias = GradientCheck.randomValues(outputChannels, seed: 52)
-        let map = randomMap(input, count: count, seed: 53)
-        let expected = convolvedAndPooled(map, map: input, count: count, weight: weight, bias: bias, output: output, relu: relu)
+        let map = PlainLoops.randomMap(input, count: count, seed: 53)
+        let expected = PlainLoops.convolvedAndPooled(map, map: input, count: count, weight: weight, bias: bias, output: output, relu: relu)
         // (9, OC): row ky·3 + kx.
         var packed = [Float](repeating: 0, count: 9 * outputChannels)
         for o in 0..<outputChannels { for k in 0..<9 { packed[k * outputChannels + o] = weight[o * 9 + k] } }
@@ -101,8 +105,8 @@ import TestSupport
         let output = FeatureMap(channels: outputChannels, height: height / 2, width: width / 2)
         let weight = GradientCheck.randomValues(outputChannels * channels * 9, seed: 61)
         let bias = GradientCheck.randomValues(outputChannels, seed: 62)
-        let map = randomMap(input, count: count, seed: 63)
-        let expected = convolvedAndPooled(map, map: input, count: count, weight: weight, bias: bias, output: output, relu: relu)
+        let map = PlainLoops.randomMap(input, count: count, seed: 63)
+        let expected = PlainLoops.convolvedAndPooled(map, map: input, count: count, weight: weight, bias: bias, output: output, relu: relu)
         let kernels = winogradKernels(weight, outputChannels: outputChannels, inputChannels: channels)
         var scratch = [Float](repeating: .nan, count: sk_winograd_scratch_floats(Int32(channels), Int32(outputChannels)))
         for path in Self.paths {

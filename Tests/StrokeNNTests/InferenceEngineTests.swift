@@ -154,43 +154,9 @@ import TestSupport
         let bias = GradientCheck.randomValues(outputChannels, seed: 32)
         let input = FeatureMap(channels: channels, height: height, width: width, pad: 1)
         let output = FeatureMap(channels: outputChannels, height: height / 2, width: width / 2)
-        // Random interior, zero border.
-        let interior = GradientCheck.randomValues(count * height * width * channels, seed: 33)
-        var map = [Float](repeating: 0, count: count * input.imageSize)
-        for n in 0..<count {
-            for y in 0..<height {
-                for x in 0..<width {
-                    for c in 0..<channels {
-                        map[n * input.imageSize + input.offset(y: y, x: x) + c] = interior[((n * height + y) * width + x) * channels + c]
-                    }
-                }
-            }
-        }
-
-        // Plain loops: out(n, y, x, o) = bias + sum weight(o, c, ky, kx) · in(n, y + ky - 1, x + kx - 1, c).
-        func convolved(_ n: Int, _ y: Int, _ x: Int, _ o: Int) -> Float {
-            var sum = Double(bias[o])
-            for c in 0..<channels {
-                for ky in 0..<3 {
-                    for kx in 0..<3 {
-                        let value = map[n * input.imageSize + input.offset(y: y + ky - 1, x: x + kx - 1) + c]
-                        sum += Double(weight[((o * channels + c) * 3 + ky) * 3 + kx]) * Double(value)
-                    }
-                }
-            }
-            return Float(sum)
-        }
-        var expected = [Float](repeating: 0, count: count * output.imageSize)
-        for n in 0..<count {
-            for y in 0..<output.height {
-                for x in 0..<output.width {
-                    for o in 0..<outputChannels {
-                        let window = [(0, 0), (0, 1), (1, 0), (1, 1)].map { convolved(n, 2 * y + $0.0, 2 * x + $0.1, o) }
-                        expected[n * output.imageSize + output.offset(y: y, x: x) + o] = max(window.max()!, relu ? 0 : -.infinity)
-                    }
-                }
-            }
-        }
+        let map = PlainLoops.randomMap(input, count: count, seed: 33)
+        let expected = PlainLoops.convolvedAndPooled(map, map: input, count: count, weight: weight, bias: bias,
+                                                     output: output, relu: relu)
 
         let tiles = count * output.height * output.width
         let kernels = winogradKernels(weight, outputChannels: outputChannels, inputChannels: channels)
