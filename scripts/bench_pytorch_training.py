@@ -57,7 +57,7 @@ def run(inputs, threads, epochs):
             optimizer.step()
         rates.append(len(images) / (time.perf_counter() - start))
     config = torch.__config__.show()
-    isa = next((line.strip() for line in config.splitlines() if "CPU capability" in line), "?")
+    isa = next((line.split(":", 1)[1].strip() for line in config.splitlines() if "CPU capability" in line), "?")
     print(json.dumps({
         "torch": torch.__version__, "numpy": np.__version__, "threads": threads, "cpu_capability": isa,
         "train_epoch_images_per_second": rates,
@@ -75,7 +75,7 @@ def summary(ours_path, theirs_path):
              f"{' '.join(machine.get('vector_extensions', []))}); BLAS {machine.get('blas', '?')}, "
              f"core type {machine.get('blas_core_type', '?')} (OPENBLAS_CORETYPE={machine.get('openblas_coretype') or 'unset'}); "
              f"StrokeKit kernels {machine.get('kernels', '?')}")
-    peers = f"PyTorch {peer.get('torch', '?')} ({peer.get('cpu_capability', '?')}), numpy {peer.get('numpy', '?')}"
+    peers = f"PyTorch {peer.get('torch', '?')} (CPU capability {peer.get('cpu_capability', '?')}), numpy {peer.get('numpy', '?')}"
     load = os.getloadavg()
     print(f"machine: {where}")
     print(f"peers: {peers}; load average at the end {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
