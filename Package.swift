@@ -5,8 +5,9 @@
 //
 // Targets are listed bottom to top; imports only point down:
 //   CBLAS, CPNG            system libraries (OpenBLAS, libpng)
+//   CStrokeKernels         hand-written AVX-512 / AVX2 / plain C kernels, chosen at run time
 //   StrokeSupport          seeded generator, atomic file writes, JSON values
-//   StrokeTensor           Tensor, GEMM, im2col
+//   StrokeTensor           Tensor, GEMM, im2col, the kernel path
 //   StrokeImage            GrayImage, PNG, image preparation, Stroke, rasterizer, QuickDraw ndjson
 //   StrokeNN               layers, softmax, Network (forward and backward)
 //   StrokeModelFile        safetensors reader/writer, metadata
@@ -56,10 +57,12 @@ let package = Package(
             providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
 
         // MARK: - Implementation, bottom to top
+        // Per-function target attributes and CPUID at run time: no build flags.
+        .target(name: "CStrokeKernels"),
         .target(name: "StrokeSupport"),
-        .target(name: "StrokeTensor", dependencies: ["CBLAS"]),
+        .target(name: "StrokeTensor", dependencies: ["CBLAS", "CStrokeKernels"]),
         .target(name: "StrokeImage", dependencies: ["CPNG", "StrokeSupport"]),
-        .target(name: "StrokeNN", dependencies: ["StrokeTensor", "StrokeSupport"]),
+        .target(name: "StrokeNN", dependencies: ["StrokeTensor", "StrokeSupport", "CStrokeKernels"]),
         .target(
             name: "StrokeModelFile",
             dependencies: ["StrokeSupport", .product(name: "Crypto", package: "swift-crypto")]),

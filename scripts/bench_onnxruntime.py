@@ -92,12 +92,14 @@ def summary(ours_path, theirs_path):
     peers = f"onnxruntime {version} ({', '.join(theirs[0].get('onnxruntime_providers', []))}; its own MLAS kernels), numpy {theirs[0].get('numpy', '?')}" if theirs else "?"
     where = (f"CPU {machine.get('cpu_model', '?')} ({machine.get('logical_cores', '?')} logical cores; "
              f"{' '.join(machine.get('vector_extensions', []))}); BLAS {machine.get('blas', '?')}, "
-             f"core type {machine.get('blas_core_type', '?')} (OPENBLAS_CORETYPE={machine.get('openblas_coretype') or 'unset'})")
+             f"core type {machine.get('blas_core_type', '?')} (OPENBLAS_CORETYPE={machine.get('openblas_coretype') or 'unset'}); "
+             f"StrokeKit kernels {machine.get('kernels', '?')}")
+    load = os.getloadavg()
     print(f"machine: {where}")
-    print(f"peers: {peers}")
+    print(f"peers: {peers}; load average at the end {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
     print(f"StrokeKit vs onnxruntime {version}, {rounds} interleaved rounds, "
           f"{ours[0]['threads_all_cores']} cores; median [min..max]")
-    result = {"rounds": rounds, "onnxruntime": version, "peers": peers, "machine": machine}
+    result = {"rounds": rounds, "onnxruntime": version, "peers": peers, "machine": machine, "load_average": load}
     for key, title, lower_is_better in FIGURES:
         a = [r[key] for r in ours[:rounds]]
         b = [r[key] for r in theirs[:rounds]]

@@ -1,3 +1,4 @@
+import CStrokeKernels
 import StrokeTensor
 
 /// 2-D convolution, stride 1, 'same' zero padding, via im2col and one sgemm per pass.
@@ -5,7 +6,10 @@ import StrokeTensor
 /// which is the (OC, C·KH·KW) matrix the GEMM needs; bias (OC).
 ///
 /// Most of the training time is spent in the three GEMMs here (forward, weight gradient,
-/// column gradient) and in im2col/col2im.
+/// column gradient) and in im2col/col2im. A 3x3 convolution of a one-channel input (the
+/// first layer) runs on the hand-written kernels instead when `kernels` names them
+/// (`sk_conv3x3_c1_forward` and `sk_conv3x3_c1_weight_gradient`: no im2col, no product with
+/// an inner dimension of 9).
 public final class Conv2D: Layer {
     public let inputChannels: Int
     public let outputChannels: Int
@@ -17,6 +21,14 @@ public final class Conv2D: Layer {
     private var columns: [Float] = []
     /// Gradient with respect to a chunk of `columns` (a few images), folded back by col2im.
     private var columnGradient: [Float] = []
+    /// The kernels of the one-channel 3x3 case (`KernelPath.preferred` unless set; `blas`
+    /// runs im2col and sgemm as every other convolution).
+    public var kernels: KernelPath = .preferred
+    /// Work memory of the hand-written one-channel kernels.
+    private var directScratch: [Float] = []
+
+    /// Whether forward and the weight gradient run on the hand-written one-channel kernels.
+    var runsDirect: Bool { kernels.isHandWritten && inputChannels == 1 && kernelSize == 3 }
 
     public init(name: String, inputChannels: Int, outputChannels: Int, kernelSize: Int = 3) {
         self.inputChannels = inputChannels
@@ -44,6 +56,13 @@ public final class Conv2D: Layer {
 
     public func forward(_ input: Tensor, into output: inout Tensor, training: Bool) {
         let g = geometry(input.shape)
+        if runsDirect {
+            prepareDirectScratch(g)
+            sk_conv3x3_c1_forward(kernels.cPath, input.values, Int32(g.batch), Int32(g.height), Int32(g.width),
+                                  weight.value.values, bias.value.values, Int32(outputChannels), &output.values,
+                                  &directScratch)
+            return
+        }
         let columnCount = g.columnCount, rows = g.columnRows
         if columns.count < rows * columnCount {
             columns = [Float](repeating: 0, count: rows * columnCount)
@@ -74,9 +93,20 @@ public final class Conv2D: Layer {
         }
     }
 
+    private func prepareDirectScratch(_ g: ConvolutionGeometry) {
+        let needed = sk_conv3x3_c1_scratch_floats(Int32(g.height), Int32(g.width), Int32(outputChannels))
+        if directScratch.count < needed { directScratch = [Float](repeating: 0, count: needed) }
+    }
+
     public func backward(input: Tensor, output: Tensor, outputGradient: Tensor, inputGradient: inout Tensor?) {
         let g = geometry(input.shape)
         let columnCount = g.columnCount, rows = g.columnRows
+        if runsDirect {
+            prepareDirectScratch(g)
+            sk_conv3x3_c1_weight_gradient(kernels.cPath, input.values, Int32(g.batch), Int32(g.height), Int32(g.width),
+                                          outputGradient.values, Int32(outputChannels), &weight.gradient.values,
+                                          &bias.gradient.values, &directScratch)
+        }
         outputGradient.values.withUnsafeBufferPointer { dOut in
             // in the forward pass this was: out = W · cols + b
             // dW (OC, rows) = dOut (OC, NHW) · colsᵀ, summed over groups of images when
@@ -85,21 +115,23 @@ public final class Conv2D: Layer {
             let plane = g.height * g.width
             let small = imagesPerSmallProduct(multiplyAddsPerImage: outputChannels * rows * plane, images: g.batch)
             let group = small > 1 ? small : g.batch
-            columns.withUnsafeBufferPointer { cols in
-                weight.gradient.values.withUnsafeMutableBufferPointer { dW in
-                    for first in stride(from: 0, to: g.batch, by: group) {
-                        let images = min(group, g.batch - first)
-                        BLAS.gemm(transposeB: true, m: outputChannels, n: rows, k: images * plane,
-                                  a: dOut.baseAddress! + first * plane, lda: columnCount,
-                                  b: cols.baseAddress! + first * plane, ldb: columnCount,
-                                  beta: first == 0 ? 0 : 1, c: dW.baseAddress!, ldc: rows)
+            if !runsDirect {   // else the direct kernel wrote dW and db above
+                columns.withUnsafeBufferPointer { cols in
+                    weight.gradient.values.withUnsafeMutableBufferPointer { dW in
+                        for first in stride(from: 0, to: g.batch, by: group) {
+                            let images = min(group, g.batch - first)
+                            BLAS.gemm(transposeB: true, m: outputChannels, n: rows, k: images * plane,
+                                      a: dOut.baseAddress! + first * plane, lda: columnCount,
+                                      b: cols.baseAddress! + first * plane, ldb: columnCount,
+                                      beta: first == 0 ? 0 : 1, c: dW.baseAddress!, ldc: rows)
+                        }
                     }
                 }
-            }
-            // db = row sums of dOut
-            bias.gradient.values.withUnsafeMutableBufferPointer { dB in
-                for o in 0..<outputChannels {
-                    dB[o] = vectorSum(dOut.baseAddress! + o * columnCount, count: columnCount)
+                // db = row sums of dOut
+                bias.gradient.values.withUnsafeMutableBufferPointer { dB in
+                    for o in 0..<outputChannels {
+                        dB[o] = vectorSum(dOut.baseAddress! + o * columnCount, count: columnCount)
+                    }
                 }
             }
             guard inputGradient != nil else { return }

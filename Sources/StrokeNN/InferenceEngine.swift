@@ -1,3 +1,4 @@
+import CStrokeKernels
 import StrokeTensor
 
 /// A network's forward pass for inference only, planned once from a trained `Network`:
@@ -44,6 +45,12 @@ public final class InferenceEngine: @unchecked Sendable {
     /// Images run through the network at once by this engine.
     public let imagesPerChunk: Int
 
+    /// The kernels this engine runs (see the "Kernels" section of docs/benchmarks.md for
+    /// which step runs on which): OpenBLAS with Swift passes, or the hand-written kernels
+    /// of `CStrokeKernels` (a 3x3 convolution of a one-channel input with its pool as a
+    /// direct convolution, the Winograd steps, the dense layers).
+    public let kernels: KernelPath
+
     public let classCount: Int
     public let inputChannels: Int, inputHeight: Int, inputWidth: Int
     private let steps: [Step]
@@ -71,6 +78,11 @@ public final class InferenceEngine: @unchecked Sendable {
         /// F(2x2, 3x3) (`InferenceEngine+Winograd.swift`): one 4x4 input tile per pooled pixel
         /// of `output`; then bias, optional ReLU. weight is 16 transformed kernels (C, OC).
         case winograd(weight: [Float], bias: [Float], input: FeatureMap, output: FeatureMap, relu: Bool)
+        /// A 3x3 convolution of a one-channel `input` (border 1) and the 2x2 max pool after it,
+        /// computed directly by `sk_conv3x3_c1_pool` (hand-written kernels only): four
+        /// outputs per pooled pixel, nine multiply-adds each; then bias, optional ReLU.
+        /// weight is (9, OC).
+        case direct(weight: [Float], bias: [Float], input: FeatureMap, output: FeatureMap, relu: Bool)
         /// A 2x2 max pool and/or ReLU on its own (e.g. a second pool in a row).
         case mapPass(input: FeatureMap, output: FeatureMap, pool: Bool, relu: Bool, zeros: [Float])
         /// Dense (N, in) -> (N, out); weight (out, in) for one image, transposed (in, out) for
@@ -79,11 +91,12 @@ public final class InferenceEngine: @unchecked Sendable {
         /// ReLU alone on `size` flat values per image.
         case relu(size: Int)
 
-        /// What runs, for tests: "im2col", "winograd", "map", "dense" or "relu".
+        /// What runs, for tests: "im2col", "winograd", "direct", "map", "dense" or "relu".
         var kind: String {
             switch self {
             case .convolution: "im2col"
             case .winograd: "winograd"
+            case .direct: "direct"
             case .mapPass: "map"
             case .dense: "dense"
             case .relu: "relu"
@@ -94,7 +107,7 @@ public final class InferenceEngine: @unchecked Sendable {
         var outputSize: Int {
             switch self {
             case let .convolution(_, _, _, _, _, output, _, _), let .winograd(_, _, _, output, _),
-                 let .mapPass(_, output, _, _, _): output.imageSize
+                 let .direct(_, _, _, output, _), let .mapPass(_, output, _, _, _): output.imageSize
             case let .dense(_, _, _, _, outputs, _): outputs
             case let .relu(size): size
             }
@@ -103,12 +116,16 @@ public final class InferenceEngine: @unchecked Sendable {
 
     /// Plans the fast path for `network`'s current parameters (later changes to the network
     /// are not seen).
-    public init(network: Network, imagesPerChunk: Int = InferenceEngine.chunkSize) {
+    /// `kernels` must be a path this CPU runs (`KernelPath.supported`).
+    public init(network: Network, imagesPerChunk: Int = InferenceEngine.chunkSize,
+                kernels: KernelPath = .preferred) {
         precondition(imagesPerChunk > 0, "InferenceEngine: imagesPerChunk must be positive")
+        precondition(kernels.isSupported, "InferenceEngine: this CPU cannot run the \(kernels) kernels")
         self.imagesPerChunk = imagesPerChunk
+        self.kernels = kernels
         classCount = network.classCount
         (inputChannels, inputHeight, inputWidth) = (network.inputChannels, network.inputHeight, network.inputWidth)
-        let plan = Self.plan(network)
+        let plan = Self.plan(network, kernels: kernels)
         steps = plan.steps
         inputMap = plan.input
         let chunk = imagesPerChunk
@@ -127,9 +144,13 @@ public final class InferenceEngine: @unchecked Sendable {
                 largestColumns = max(largestColumns, group * product.height * product.width * kernelSize * kernelSize * input.channels)
                 largestProduct = max(largestProduct, group * product.imageSize)
             } else if case let .winograd(_, _, input, output, _) = step {
-                let tiles = chunk * output.height * output.width
-                largestColumns = max(largestColumns, 16 * tiles * input.channels)
-                largestProduct = max(largestProduct, 16 * tiles * output.channels)
+                if kernels.isHandWritten {   // blocks of tiles in a scratch buffer of their own size
+                    largestColumns = max(largestColumns, sk_winograd_scratch_floats(Int32(input.channels), Int32(output.channels)))
+                } else {
+                    let tiles = chunk * output.height * output.width
+                    largestColumns = max(largestColumns, 16 * tiles * input.channels)
+                    largestProduct = max(largestProduct, 16 * tiles * output.channels)
+                }
             }
         }
         columns = buffer(largestColumns)   // sized for one group of images (one product)
@@ -181,7 +202,7 @@ public final class InferenceEngine: @unchecked Sendable {
     /// The steps for `network` and the input map they start from. Layers are matched in
     /// the order `Network` builds them (conv, [pool], [ReLU], [flatten], dense, [ReLU]);
     /// each map gets the border its consumer needs.
-    private static func plan(_ network: Network) -> (steps: [Step], input: FeatureMap) {
+    private static func plan(_ network: Network, kernels: KernelPath) -> (steps: [Step], input: FeatureMap) {
         /// A step before borders are known: its input map (nil once flat).
         enum Draft {
             case convolution(Conv2D, input: FeatureMap, pool: Bool, relu: Bool)
@@ -240,6 +261,12 @@ public final class InferenceEngine: @unchecked Sendable {
                                              width: network.inputWidth), forStep: 0)
         let steps: [Step] = drafts.enumerated().map { position, draft in
             switch draft {
+            case let .convolution(conv, input, pool, relu) where kernels.isHandWritten && usesDirect(conv, input: input, pool: pool):
+                return .direct(weight: packedConvolutionWeight(conv), bias: conv.bias.value.values,
+                               input: withBorder(input, forStep: position),
+                               output: withBorder(FeatureMap(channels: conv.outputChannels, height: input.height / 2,
+                                                             width: input.width / 2), forStep: position + 1),
+                               relu: relu)
             case let .convolution(conv, input, pool, relu) where usesWinograd(conv, input: input, pool: pool):
                 return .winograd(weight: winogradKernels(conv.weight.value.values, outputChannels: conv.outputChannels,
                                                          inputChannels: conv.inputChannels),
@@ -283,6 +310,13 @@ public final class InferenceEngine: @unchecked Sendable {
     private static func usesWinograd(_ conv: Conv2D, input: FeatureMap, pool: Bool) -> Bool {
         conv.kernelSize == 3 && pool && input.channels >= 8 && input.channels % 4 == 0
             && conv.outputChannels % 4 == 0 && input.height >= 2 && input.width >= 2
+    }
+
+    /// Whether `conv` on `input` runs as a direct step (hand-written kernels only): a 3x3
+    /// kernel on a one-channel map, followed by a 2x2 pool. (With one input channel a Winograd
+    /// tile's 16 products would each have an inner dimension of 1.)
+    private static func usesDirect(_ conv: Conv2D, input: FeatureMap, pool: Bool) -> Bool {
+        conv.kernelSize == 3 && pool && input.channels == 1 && input.height >= 2 && input.width >= 2
     }
 
     /// conv.weight (OC, C, KH, KW) as the (KH·KW·C, OC) matrix that multiplies channels-last
@@ -426,9 +460,21 @@ public final class InferenceEngine: @unchecked Sendable {
                          count: min(group, count - first), weight: weight, bias: bias, kernelSize: kernelSize,
                          input: input, product: product, output: output, pool: pool, relu: relu)
             }
+        case let .winograd(weight, bias, input, output, relu) where kernels.isHandWritten:
+            sk_winograd_pool(kernels.cPath, source, input.rowStride, input.imageSize, Int32(input.channels),
+                             weight, bias, Int32(output.channels), Int32(output.height), Int32(output.width),
+                             Int32(count), target + output.offset(y: 0, x: 0), output.rowStride, output.imageSize,
+                             relu ? 1 : 0, columns.baseAddress!)
         case let .winograd(weight, bias, input, output, relu):
             convolveByWinograd(source, into: target, count: count, weight: weight, bias: bias,
                                input: input, output: output, relu: relu)
+        case let .direct(weight, bias, input, output, relu):
+            sk_conv3x3_c1_pool(kernels.cPath, source, input.rowStride, input.imageSize, weight, bias,
+                               Int32(output.channels), Int32(output.height), Int32(output.width), Int32(count),
+                               target + output.offset(y: 0, x: 0), output.rowStride, output.imageSize, relu ? 1 : 0)
+        case let .dense(weight, transposedWeight, bias, inputs, outputs, relu) where kernels.isHandWritten:
+            sk_dense(kernels.cPath, source, inputs, Int32(count), Int32(inputs), transposedWeight, weight, bias,
+                     Int32(outputs), target, outputs, relu ? 1 : 0)
         case let .mapPass(input, output, pool, relu, zeros):
             zeros.withUnsafeBufferPointer { z in
                 poolBiasReLU(source, map: input, into: target, map: output, count: count, pool: pool,

@@ -19,6 +19,8 @@ public struct MachineDescription: Sendable, Equatable {
     public var blasCoreType: String
     /// `OPENBLAS_CORETYPE` from the environment, when set.
     public var requestedCoreType: String?
+    /// The hand-written kernels new inference engines run (`KernelPath.preferred`).
+    public var kernels: String = KernelPath.preferred.rawValue
 
     /// The machine this process runs on.
     public static func current() -> MachineDescription {
@@ -41,14 +43,14 @@ public struct MachineDescription: Sendable, Equatable {
     public var summary: String {
         let requested = requestedCoreType.map { " (OPENBLAS_CORETYPE=\($0))" } ?? " (OPENBLAS_CORETYPE unset: chosen for this CPU)"
         return "CPU \(cpuModel) (\(logicalCores) logical cores; \(vectorExtensions.isEmpty ? "no vector extensions found" : vectorExtensions.joined(separator: " "))); "
-            + "BLAS \(blas), core type \(blasCoreType)\(requested)"
+            + "BLAS \(blas), core type \(blasCoreType)\(requested); StrokeKit kernels \(kernels)"
     }
 
     /// The same as JSON-ready strings and lists.
     public var dictionary: [String: Any] {
         var result: [String: Any] = [
             "cpu_model": cpuModel, "vector_extensions": vectorExtensions, "logical_cores": logicalCores,
-            "blas": blas, "blas_core_type": blasCoreType,
+            "blas": blas, "blas_core_type": blasCoreType, "kernels": kernels,
         ]
         result["openblas_coretype"] = requestedCoreType
         return result

@@ -42,11 +42,16 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Only the inference figures (no sgemm reference, no training).")
     var inferenceOnly = false
 
+    @Flag(help: "Only the training figure, on the --inputs images (labels: image index mod 3) or 640 seeded blobs; no sgemm reference.")
+    var trainingOnly = false
+
     @Option(help: "Images per chunk of the fast path's batch figures (default: InferenceEngine.chunkSize).")
     var chunkSize = InferenceEngine.chunkSize
 
     func validate() throws {
         guard chunkSize > 0 else { throw ValidationError("--chunk-size must be at least 1, got \(chunkSize)") }
+        guard !(inferenceOnly && trainingOnly) else { throw ValidationError("--inference-only and --training-only exclude each other") }
+        guard workers > 0 else { throw ValidationError("--workers must be at least 1, got \(workers)") }
     }
 
     func run() throws {
@@ -56,6 +61,22 @@ struct BenchCommand: ParsableCommand {
             return
         }
         if !json { print(here.summary) }
+        if trainingOnly {
+            let images = inputs == nil ? Self.seededBlobs(count: 640) : try benchmarkImages()
+            let training = try measureTraining(images: images, reference: false)
+            if json {
+                try printJSON([
+                    "train_images_per_second": round2(training.imagesPerSecond),
+                    "train_epoch_images_per_second": training.epochRates.map(round2),
+                    "train_images": images.count, "batch_size": 32, "workers": workers,
+                    "architecture": ArchitectureSpec.default.description, "machine": here.dictionary,
+                ] as [String: Any])
+            } else {
+                print("training, default net, \(images.count) images, batch 32, \(workers) workers, median epoch after the first: "
+                      + "\(format(training.imagesPerSecond)) images/s")
+            }
+            return
+        }
         let classifier = try benchmarkClassifier()
         let images = try benchmarkImages()
         let check = try checkFastPath(classifier: classifier, images: images)
@@ -129,16 +150,30 @@ struct BenchCommand: ParsableCommand {
     /// epoch's throughput, the first epoch (allocation, warm-up) excluded, and the median
     /// sgemm rate of the calls made before training and after each epoch.
     func measureTrainingAndReference() throws -> (training: (imagesPerSecond: Double, gflops: Double), sgemm: Double) {
-        let size = 1024
+        let training = try measureTraining(images: Self.seededBlobs(count: 640), reference: true)
+        return ((training.imagesPerSecond, training.gflops), training.sgemm)
+    }
+
+    /// `count` 28x28 blobs of random ink (seed 1): the default training set of the benchmark.
+    static func seededBlobs(count: Int) -> [GrayImage] {
+        var generator = SeededGenerator(seed: 1)
+        return (0..<count).map { _ in
+            GrayImage(width: 28, height: 28, pixels: (0..<784).map { _ in generator.nextUnit() < 0.15 ? 255 : 0 })
+        }
+    }
+
+    /// Trains the default network on `images` (labels: index mod 3), batch 32, `workers`
+    /// workers, `epochs` epochs; with `reference`, the sgemm rate is measured before training
+    /// and between epochs. Returns the median epoch rate after the first, every epoch's rate,
+    /// the GFLOP/s it means, and the median sgemm rate (0 without `reference`).
+    func measureTraining(images: [GrayImage], reference: Bool) throws
+        -> (imagesPerSecond: Double, epochRates: [Double], gflops: Double, sgemm: Double)
+    {
+        let size = reference ? 1024 : 0
         let a = [Float](repeating: 0.5, count: size * size), b = a
         var c = [Float](repeating: 0, count: size * size)
         let threads = max(workers, 1)
-        var sgemmRates = (0..<4).map { _ in sgemmRate(threads: threads, a: a, b: b, c: &c) }
-
-        var generator = SeededGenerator(seed: 1)
-        let images = (0..<640).map { _ in
-            GrayImage(width: 28, height: 28, pixels: (0..<784).map { _ in generator.nextUnit() < 0.15 ? 255 : 0 })
-        }
+        var sgemmRates = reference ? (0..<4).map { _ in sgemmRate(threads: threads, a: a, b: b, c: &c) } : []
         let examples = LabeledExamples(images: images, labels: images.indices.map { $0 % 3 },
                                        sources: images.indices.map { "synthetic-\($0)" })
         var configuration = TrainingConfiguration()
@@ -147,7 +182,7 @@ struct BenchCommand: ParsableCommand {
         let trainer = try Trainer(configuration: configuration, classes: ["a", "b", "c"])
         let result = try trainer.train(examples, validation: nil) { progress in
             // Epoch timing stops before this callback runs, so these calls do not count in it.
-            if case .epoch = progress {
+            if case .epoch = progress, reference {
                 for _ in 0..<2 { sgemmRates.append(sgemmRate(threads: threads, a: a, b: b, c: &c)) }
                 // OpenBLAS's pool threads spin (sched_yield) for ~2^28 cycles after a
                 // multi-threaded call before they sleep; let them, or they would steal the
@@ -155,9 +190,10 @@ struct BenchCommand: ParsableCommand {
                 Thread.sleep(forTimeInterval: 0.3)
             }
         }
-        let imagesPerSecond = median(result.history.dropFirst().map(\.imagesPerSecond))
+        let rates = result.history.map(\.imagesPerSecond)
+        let imagesPerSecond = median(Array(rates.dropFirst()))
         let flopsPerImage = 3 * Double(result.network.forwardFLOPsPerExample)
-        return ((imagesPerSecond, imagesPerSecond * flopsPerImage / 1e9), median(sgemmRates))
+        return (imagesPerSecond, rates, imagesPerSecond * flopsPerImage / 1e9, reference ? median(sgemmRates) : 0)
     }
 
     func median(_ values: [Double]) -> Double {

@@ -1,3 +1,4 @@
+import CStrokeKernels
 import Testing
 @testable import StrokeNN
 import StrokeTensor
@@ -6,11 +7,12 @@ import TestSupport
 /// The fast inference path (`InferenceEngine`: channels-last maps with zero borders,
 /// channels-last and one-channel im2col, repacked convolution weights, fused
 /// pool/bias/ReLU, permuted and transposed dense weights, chunks) against the reference
-/// path (`Network.forward`, one layer at a time).
+/// path (`Network.forward`, one layer at a time), on every kernel path this CPU runs
+/// (`KernelPath.supported`: OpenBLAS, and the hand-written plain C, AVX2 and AVX-512 kernels).
 @Suite struct InferenceEngineTests {
     /// Largest |fast - reference| over all logits of `batch` random images, for `spec`.
     func largestDifference(spec: String, batch: Int, channels: Int = 1, side: Int = 28, seed: UInt64,
-                           imagesPerChunk: Int = InferenceEngine.chunkSize) throws
+                           imagesPerChunk: Int = InferenceEngine.chunkSize, kernels: KernelPath) throws
         -> (difference: Float, scale: Float)
     {
         let network = try Network(architecture: ArchitectureSpec(parsing: spec), classCount: 4,
@@ -22,7 +24,7 @@ import TestSupport
         }
         let images = GradientCheck.randomValues(batch * channels * side * side, in: 0...1, seed: seed &+ 1)
         let reference = network.forward(Tensor(shape: [batch, channels, side, side], values: images), training: false)
-        let engine = InferenceEngine(network: network, imagesPerChunk: imagesPerChunk)
+        let engine = InferenceEngine(network: network, imagesPerChunk: imagesPerChunk, kernels: kernels)
         engine.forward(batch: batch) { buffer in
             images.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress!, count: $0.count) }
         }
@@ -34,27 +36,38 @@ import TestSupport
         }
     }
 
-    @Test(arguments: [1, 3, 8, 21])
-    func defaultNetworkMatchesReferencePath(batch: Int) throws {
-        let (difference, scale) = try largestDifference(spec: "c16-p-c32-p-c64-p-d128", batch: batch, seed: 5)
+    @Test(arguments: [1, 3, 8, 21], KernelPath.supported)
+    func defaultNetworkMatchesReferencePath(batch: Int, kernels: KernelPath) throws {
+        let (difference, scale) = try largestDifference(spec: "c16-p-c32-p-c64-p-d128", batch: batch, seed: 5, kernels: kernels)
         #expect(difference <= 1e-5 * max(1, scale),
-                "batch \(batch): max |fast - reference| = \(difference), largest logit \(scale), tolerance 1e-5 relative")
+                "\(kernels), batch \(batch): max |fast - reference| = \(difference), largest logit \(scale), tolerance 1e-5 relative")
     }
 
-    @Test(arguments: ["c8k5-p-c16-p-c24k1-p-d32-dr0.5", "c4-p-p-d8", "c6-c5-p-d7-d5", "d12", "c3k5-d6"])
-    func otherArchitecturesMatchReferencePath(spec: String) throws {
+    /// The default network and the shipped compact one's shape at their real sizes, with
+    /// weights of a trained network's scale, on every path: within 1e-5 absolute too.
+    @Test(arguments: ["c16-p-c32-p-c64-p-d128", "c16-p-c32-p-c48-p-d64"], KernelPath.supported)
+    func fastPathWithinOneHundredThousandth(spec: String, kernels: KernelPath) throws {
+        let (difference, _) = try largestDifference(spec: spec, batch: 9, seed: 41, kernels: kernels)
+        #expect(difference <= 1e-5, "\(spec), \(kernels): max |fast - reference| = \(difference)")
+    }
+
+    @Test(arguments: ["c8k5-p-c16-p-c24k1-p-d32-dr0.5", "c4-p-p-d8", "c6-c5-p-d7-d5", "d12", "c3k5-d6", "c16-p-d20"],
+          KernelPath.supported)
+    func otherArchitecturesMatchReferencePath(spec: String, kernels: KernelPath) throws {
         for batch in [1, 10] {
-            let (difference, scale) = try largestDifference(spec: spec, batch: batch, side: 14, seed: 11)
+            let (difference, scale) = try largestDifference(spec: spec, batch: batch, side: 14, seed: 11, kernels: kernels)
             #expect(difference <= 1e-5 * max(1, scale),
-                    "\(spec), batch \(batch): max |fast - reference| = \(difference), largest logit \(scale)")
+                    "\(spec), \(kernels), batch \(batch): max |fast - reference| = \(difference), largest logit \(scale)")
         }
     }
 
-    @Test func multiChannelInputMatchesReferencePath() throws {
+    @Test(arguments: KernelPath.supported)
+    func multiChannelInputMatchesReferencePath(kernels: KernelPath) throws {
         for batch in [1, 2, 9] {
-            let (difference, scale) = try largestDifference(spec: "c5-p-d6", batch: batch, channels: 3, side: 10, seed: 13)
+            let (difference, scale) = try largestDifference(spec: "c5-p-d6", batch: batch, channels: 3, side: 10, seed: 13,
+                                                            kernels: kernels)
             #expect(difference <= 1e-5 * max(1, scale),
-                    "3 channels, batch \(batch): max |fast - reference| = \(difference), largest logit \(scale)")
+                    "3 channels, \(kernels), batch \(batch): max |fast - reference| = \(difference), largest logit \(scale)")
         }
     }
 
@@ -62,46 +75,57 @@ import TestSupport
     /// pool on its own, several convolutions on a 3-channel input, and the Winograd step
     /// (3x3 kernel, pool, 8 or more input channels) on odd and even maps and on the input.
     @Test(arguments: [("c3-p-c5-p-d4", 1, 11), ("c4k5-c6k1-p-p-d5", 1, 13), ("c5k5-p-c4-d6", 3, 9), ("c7-c6-p-d5", 2, 7),
-                      ("c8-p-c12-p-d4", 1, 11), ("c8-p-c8-p-c16-p-d5", 1, 14), ("c4-p-d6", 8, 10), ("c12-p-d5", 8, 9)])
+                      ("c8-p-c12-p-d4", 1, 11), ("c8-p-c8-p-c16-p-d5", 1, 14), ("c4-p-d6", 8, 10), ("c12-p-d5", 8, 9),
+                      ("c16-p-c32-p-c48-p-d24", 1, 15), ("c24-p-c40-p-d17", 1, 9)])
     func oddMapsAndKernelsMatchReferencePath(spec: String, channels: Int, side: Int) throws {
-        for batch in [1, 5] {
-            let (difference, scale) = try largestDifference(spec: spec, batch: batch, channels: channels, side: side, seed: 17)
-            #expect(difference <= 1e-5 * max(1, scale),
-                    "\(spec), \(channels) channels, side \(side), batch \(batch): max |fast - reference| = \(difference), largest logit \(scale)")
+        for kernels in KernelPath.supported {
+            for batch in [1, 5] {
+                let (difference, scale) = try largestDifference(spec: spec, batch: batch, channels: channels, side: side,
+                                                                seed: 17, kernels: kernels)
+                #expect(difference <= 1e-5 * max(1, scale),
+                        "\(spec), \(kernels), \(channels) channels, side \(side), batch \(batch): max |fast - reference| = \(difference), largest logit \(scale)")
+            }
         }
     }
 
     /// The plan takes the Winograd step exactly where it applies (3x3 kernel, pool after it,
-    /// at least 8 input channels, channel counts multiples of 4), so the tests above run it.
-    /// (Every network ends in the classifier's dense layer.)
-    @Test(arguments: [("c16-p-c32-p-c64-p-d128", 1, ["im2col", "winograd", "winograd", "dense", "dense"]),
-                      ("c8-p-c12-d4", 1, ["im2col", "im2col", "dense", "dense"]),
-                      ("c8-p-c10-p-d4", 1, ["im2col", "im2col", "dense", "dense"]),
-                      ("c8k5-p-c8-p-d4", 1, ["im2col", "winograd", "dense", "dense"]),
-                      ("c4-p-d6", 8, ["winograd", "dense", "dense"])])
-    func winogradStepWhereItApplies(spec: String, channels: Int, kinds: [String]) throws {
+    /// at least 8 input channels, channel counts multiples of 4), so the tests above run it;
+    /// with the hand-written kernels a 3x3 convolution of a one-channel map followed by a
+    /// pool is a direct step. (Every network ends in the classifier's dense layer.)
+    @Test(arguments: [
+        ("c16-p-c32-p-c64-p-d128", 1, ["im2col", "winograd", "winograd", "dense", "dense"],
+         ["direct", "winograd", "winograd", "dense", "dense"]),
+        ("c8-p-c12-d4", 1, ["im2col", "im2col", "dense", "dense"], ["direct", "im2col", "dense", "dense"]),
+        ("c8-p-c10-p-d4", 1, ["im2col", "im2col", "dense", "dense"], ["direct", "im2col", "dense", "dense"]),
+        ("c8-c8-p-d4", 1, ["im2col", "winograd", "dense", "dense"], ["im2col", "winograd", "dense", "dense"]),
+        ("c8k5-p-c8-p-d4", 1, ["im2col", "winograd", "dense", "dense"], ["im2col", "winograd", "dense", "dense"]),
+        ("c4-p-d6", 8, ["winograd", "dense", "dense"], ["winograd", "dense", "dense"]),
+    ])
+    func winogradStepWhereItApplies(spec: String, channels: Int, blasKinds: [String], handWrittenKinds: [String]) throws {
         let network = try Network(architecture: ArchitectureSpec(parsing: spec), classCount: 4,
                                   inputChannels: channels, inputHeight: 12, inputWidth: 12)
-        #expect(InferenceEngine(network: network).stepKinds == kinds, "\(spec)")
+        #expect(InferenceEngine(network: network, kernels: .blas).stepKinds == blasKinds, "\(spec)")
+        #expect(InferenceEngine(network: network, kernels: .generic).stepKinds == handWrittenKinds, "\(spec)")
     }
 
     /// Batches split into chunks of every size, the last one partial, give the reference's logits.
-    @Test(arguments: [1, 2, 3, 8])
-    func anyChunkSizeMatchesReferencePath(imagesPerChunk: Int) throws {
+    @Test(arguments: [1, 2, 3, 8], KernelPath.supported)
+    func anyChunkSizeMatchesReferencePath(imagesPerChunk: Int, kernels: KernelPath) throws {
         let (difference, scale) = try largestDifference(spec: "c16-p-c32-p-c64-p-d128", batch: 11, seed: 19,
-                                                        imagesPerChunk: imagesPerChunk)
+                                                        imagesPerChunk: imagesPerChunk, kernels: kernels)
         #expect(difference <= 1e-5 * max(1, scale),
-                "chunks of \(imagesPerChunk), batch 11: max |fast - reference| = \(difference), largest logit \(scale)")
+                "\(kernels), chunks of \(imagesPerChunk), batch 11: max |fast - reference| = \(difference), largest logit \(scale)")
     }
 
     /// The two entry points agree bit for bit, and a later run on the same engine (borders
     /// and buffers reused) gives the logits of the first; one image alone (its dense layers
     /// an sgemv, not an sgemm) agrees within 1e-5.
-    @Test func entryPointsAndRepeatedRunsAgree() throws {
+    @Test(arguments: KernelPath.supported)
+    func entryPointsAndRepeatedRunsAgree(kernels: KernelPath) throws {
         let network = try Network(architecture: .default, classCount: 4)
         network.initializeParameters(seed: 23)
         let images = GradientCheck.randomValues(10 * 784, in: 0...1, seed: 29)
-        let engine = InferenceEngine(network: network, imagesPerChunk: 4)
+        let engine = InferenceEngine(network: network, imagesPerChunk: 4, kernels: kernels)
         images.withUnsafeBufferPointer { engine.forward(batch: 10, images: $0.baseAddress!) }
         let first = engine.withLogits { Array($0) }
         engine.forward(batch: 10) { buffer in images.withUnsafeBufferPointer { buffer.update(from: $0.baseAddress!, count: $0.count) } }
@@ -130,43 +154,9 @@ import TestSupport
         let bias = GradientCheck.randomValues(outputChannels, seed: 32)
         let input = FeatureMap(channels: channels, height: height, width: width, pad: 1)
         let output = FeatureMap(channels: outputChannels, height: height / 2, width: width / 2)
-        // Random interior, zero border.
-        let interior = GradientCheck.randomValues(count * height * width * channels, seed: 33)
-        var map = [Float](repeating: 0, count: count * input.imageSize)
-        for n in 0..<count {
-            for y in 0..<height {
-                for x in 0..<width {
-                    for c in 0..<channels {
-                        map[n * input.imageSize + input.offset(y: y, x: x) + c] = interior[((n * height + y) * width + x) * channels + c]
-                    }
-                }
-            }
-        }
-
-        // Plain loops: out(n, y, x, o) = bias + sum weight(o, c, ky, kx) · in(n, y + ky - 1, x + kx - 1, c).
-        func convolved(_ n: Int, _ y: Int, _ x: Int, _ o: Int) -> Float {
-            var sum = Double(bias[o])
-            for c in 0..<channels {
-                for ky in 0..<3 {
-                    for kx in 0..<3 {
-                        let value = map[n * input.imageSize + input.offset(y: y + ky - 1, x: x + kx - 1) + c]
-                        sum += Double(weight[((o * channels + c) * 3 + ky) * 3 + kx]) * Double(value)
-                    }
-                }
-            }
-            return Float(sum)
-        }
-        var expected = [Float](repeating: 0, count: count * output.imageSize)
-        for n in 0..<count {
-            for y in 0..<output.height {
-                for x in 0..<output.width {
-                    for o in 0..<outputChannels {
-                        let window = [(0, 0), (0, 1), (1, 0), (1, 1)].map { convolved(n, 2 * y + $0.0, 2 * x + $0.1, o) }
-                        expected[n * output.imageSize + output.offset(y: y, x: x) + o] = max(window.max()!, relu ? 0 : -.infinity)
-                    }
-                }
-            }
-        }
+        let map = PlainLoops.randomMap(input, count: count, seed: 33)
+        let expected = PlainLoops.convolvedAndPooled(map, map: input, count: count, weight: weight, bias: bias,
+                                                     output: output, relu: relu)
 
         let tiles = count * output.height * output.width
         let kernels = winogradKernels(weight, outputChannels: outputChannels, inputChannels: channels)

@@ -61,6 +61,31 @@ import StrokeSupport
         #expect(mismatches.isEmpty, "\(mismatches)")
     }
 
+    /// The first layer's case, a 3x3 convolution of one channel, on every kernel path this CPU
+    /// runs (`blas`: im2col and sgemm; the others: the hand-written direct kernels), with a
+    /// width that is not a multiple of any vector width; and each path's forward output
+    /// against OpenBLAS's within 1e-5.
+    @Test(arguments: KernelPath.supported)
+    func oneChannelConv2DBackwardMatchesFiniteDifferences(kernels: KernelPath) {
+        let layer = Conv2D(name: "conv", inputChannels: 1, outputChannels: 16, kernelSize: 3)
+        layer.kernels = kernels
+        randomize(layer, seed: 14)
+        let shape = [1, 3, 7, 19]
+        let input = GradientCheck.randomValues(shape.reduce(1, *), seed: 15)
+        let mismatches = check(layer, inputShape: shape, input: input)
+        #expect(mismatches.isEmpty, "\(kernels): \(mismatches)")
+
+        let reference = Conv2D(name: "conv", inputChannels: 1, outputChannels: 16, kernelSize: 3)
+        reference.kernels = .blas
+        reference.weight.value.values = layer.weight.value.values
+        reference.bias.value.values = layer.bias.value.values
+        var (fast, slow) = (Tensor(shape: layer.outputShape(for: shape)), Tensor(shape: layer.outputShape(for: shape)))
+        layer.forward(Tensor(shape: shape, values: input), into: &fast, training: true)
+        reference.forward(Tensor(shape: shape, values: input), into: &slow, training: true)
+        let difference = zip(fast.values, slow.values).map { abs($0 - $1) }.max() ?? .infinity
+        #expect(difference <= 1e-5, "\(kernels): forward max |direct - im2col| = \(difference)")
+    }
+
     @Test func conv2DWithFiveByFiveKernelBackwardMatchesFiniteDifferences() {
         let layer = Conv2D(name: "conv", inputChannels: 2, outputChannels: 3, kernelSize: 5)
         randomize(layer, seed: 12)
