@@ -76,8 +76,9 @@ public final class ShapeClassifier: StrokeClassifying, @unchecked Sendable {
     }
 
     /// The label model shipped with StrokeKit: one handwritten character among the 67
-    /// classes `0`-`9`, `a`-`z`, `A`-`Z`, `,` `+` `.` `{` `}`, its strokes rasterized alone
-    /// (`classify(_: [Stroke])`). Trained on UNIPEN, whose citation and licence (CC BY 4.0) its
+    /// classes `0`-`9`, `a`-`z`, `A`-`Z`, `,` `+` `.` `{` `}`. Give the height of the
+    /// character's line (`classify(_:frame:)`): within it, size tells `.` from a scribble and
+    /// `o` from `O`; alone (`classify(_: [Stroke])`), only the shape speaks. Trained on UNIPEN, whose citation and licence (CC BY 4.0) its
     /// metadata carries. Call once and share.
     public static func bundledLabels() throws -> ShapeClassifier {
         try ShapeClassifier(contentsOf: bundledModelURL(named: bundledLabelModelName))
@@ -120,8 +121,8 @@ public final class ShapeClassifier: StrokeClassifying, @unchecked Sendable {
     /// Classifies a drawing of one or more strokes: rasterizes them the way the training
     /// images were made, then classifies the image. Bit for bit the same as
     /// `classify(modelRasterizer.rasterize(strokes, framing: framing, frame: nil))`: both go
-    /// through `ModelInput`. A model framed by a reference height (the label model) takes the
-    /// drawing's own height as its frame: a character standing alone.
+    /// through `ModelInput`. For a model framed by a reference height (the label model) the
+    /// drawing stands alone, without a frame: aspect-fit.
     public func classify(_ strokes: [Stroke]) throws -> Classification {
         try classify(strokes, frame: nil)
     }
@@ -130,7 +131,9 @@ public final class ShapeClassifier: StrokeClassifying, @unchecked Sendable {
     /// writing (`CharacterFrame(lineTop:lineBottom:)`): a model whose file records a
     /// reference-height framing sees the character's size relative to the line, so a `.`
     /// stays small and `o` smaller than `O`. A model framed by aspect-fit (the shape models,
-    /// and older files) ignores the frame. `frame == nil` frames the drawing by its own box.
+    /// and older files) ignores the frame. With `frame == nil`, or a frame as tall as the
+    /// drawing (its own box: a character alone on its line, or the one that spans it), the
+    /// drawing stands alone: its size is unknown, and it is aspect-fit.
     public func classify(_ strokes: [Stroke], frame: CharacterFrame?) throws -> Classification {
         try withReplica(forSingleImages: true) { replica in
             let pixels = replica.strokePixels(0)
@@ -140,13 +143,13 @@ public final class ShapeClassifier: StrokeClassifying, @unchecked Sendable {
         }
     }
 
-    /// Classifies many drawings, each made of one or more strokes (each framed by its own box).
+    /// Classifies many drawings, each made of one or more strokes (each alone, without a frame).
     public func classify(strokeBatch drawings: [[Stroke]]) throws -> [Classification] {
         try classify(strokeBatch: drawings, frames: nil)
     }
 
     /// Classifies many drawings, drawing `i` within `frames[i]` (see `classify(_:frame:)`);
-    /// `frames == nil` frames each by its own box. `frames` must have one entry per drawing.
+    /// `frames == nil` leaves each alone. `frames` must have one entry per drawing.
     public func classify(strokeBatch drawings: [[Stroke]], frames: [CharacterFrame?]?) throws -> [Classification] {
         precondition(frames == nil || frames!.count == drawings.count,
                      "\(frames?.count ?? 0) frames given for \(drawings.count) drawings")

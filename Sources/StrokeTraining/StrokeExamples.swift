@@ -25,7 +25,7 @@ public enum StrokeExamples {
     }
 
     /// The drawing property that gives a drawing's frame, the height of its line of writing
-    /// in the drawing's units (`CharacterFrame`); a drawing without it is framed by its own box.
+    /// in the drawing's units (`CharacterFrame`); a drawing without it stands alone (aspect-fit).
     public static let frameHeightProperty = "frame_height"
 
     /// The frame a drawing names with `frame_height` (a positive number), or nil.
@@ -38,7 +38,7 @@ public enum StrokeExamples {
 
     /// Rasterizes every drawing and labels it by its `word`'s index in `classes`. With a
     /// reference-height `framing` (a character model's), each drawing is framed by its
-    /// `frame_height`, or else by its own box, as `ShapeClassifier.classify(_:frame:)` does.
+    /// `frame_height`, or else stands alone, as `ShapeClassifier.classify(_:frame:)` does.
     ///
     /// A drawing whose word is in `nonShapeWords` (e.g. `none` for a model with only a
     /// confidence threshold) goes to `nonShapes`. Any other drawing whose word is missing or not
