@@ -16,6 +16,15 @@ public struct UnipenCharacter: Sendable, Equatable {
     public var writer: String
     /// `data/<category>/<site>/<file>:<line>` of its `.SEGMENT`.
     public var source: String
+
+    public init(label: String, strokes: [Stroke], category: String, site: String, writer: String, source: String) {
+        self.label = label
+        self.strokes = strokes
+        self.category = category
+        self.site = site
+        self.writer = writer
+        self.source = source
+    }
 }
 
 /// The UNIPEN `train_r01_v07` tree (`data/1a`...`data/1d`, `include/`) read as characters,
@@ -136,28 +145,91 @@ public enum UnipenCorpus {
     // MARK: - Images
 
     /// The label model's dataset: the characters of `labelClasses` written by the writers of
-    /// `parts`, read from the tree at `root` and rasterized; with `read`'s warnings.
+    /// `parts`, read from the tree at `root` and rasterized with `framing`; with `read`'s warnings.
     public static func labelDataset(
-        root: URL, parts: Set<Part>, classes: [String] = labelClasses, progress: (Int, Int) -> Void = { _, _ in }
+        root: URL, parts: Set<Part>, classes: [String] = labelClasses, framing: InputFraming = .aspectFit,
+        alsoAlone: Bool = false, progress: (Int, Int) -> Void = { _, _ in }
     ) throws -> (dataset: LabeledImageDataset, warnings: [String]) {
         let contents = try read(root: root, labels: Set(classes), progress: progress)
-        return (dataset(contents.characters, classes: classes, parts: parts), contents.warnings)
+        return (dataset(contents.characters, classes: classes, parts: parts, framing: framing, alsoAlone: alsoAlone),
+                contents.warnings)
     }
 
     /// The characters of `parts` whose label is one of `classes`, rasterized as the classifier
-    /// sees strokes, as a dataset with those classes (in that order).
+    /// sees strokes, as a dataset with those classes (in that order). With a reference-height
+    /// `framing`, each character is framed by its writer's height (`writerHeights`), as a
+    /// character in a label is by its line's; with `alsoAlone` (for training), each is there
+    /// a second time alone (no frame: aspect-fit, `url` ending in `#alone`), as a character
+    /// that is a whole label is read.
     public static func dataset(
-        _ characters: [UnipenCharacter], classes: [String], parts: Set<Part>, rasterizer: Rasterizer = Rasterizer()
+        _ characters: [UnipenCharacter], classes: [String], parts: Set<Part>, rasterizer: Rasterizer = Rasterizer(),
+        framing: InputFraming = .aspectFit, alsoAlone: Bool = false
     ) -> LabeledImageDataset {
         let classIndex = Dictionary(classes.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let framed = framing != .aspectFit
+        let heights = framed ? writerHeights(characters) : [:]
         var samples: [LabeledImageDataset.Sample] = []
         for character in characters {
             guard let label = classIndex[character.label], parts.contains(part(ofWriter: character.writer)) else { continue }
+            let frame = heights[character.writer].map { CharacterFrame(height: $0) }
+            let url = URL(fileURLWithPath: "/" + character.source)
             samples.append(LabeledImageDataset.Sample(
-                url: URL(fileURLWithPath: "/" + character.source), classIndex: label,
-                image: rasterizer.rasterize(character.strokes)))
+                url: url, classIndex: label, image: rasterizer.rasterize(character.strokes, framing: framing, frame: frame)))
+            if framed && alsoAlone {
+                samples.append(LabeledImageDataset.Sample(
+                    url: URL(fileURLWithPath: "/" + character.source + "#alone"), classIndex: label,
+                    image: rasterizer.rasterize(character.strokes, framing: framing, frame: nil)))
+            }
         }
         return LabeledImageDataset(classes: classes, samples: samples)
+    }
+
+    // MARK: - The writer's frame
+
+    /// Classes as tall as a line of writing: digits, capitals, and lowercase letters with an ascender.
+    public static let fullHeightClasses: Set<String> = Set(
+        (0...9).map(String.init) + (UInt8(ascii: "A")...UInt8(ascii: "Z")).map { String(UnicodeScalar($0)) }
+        + ["b", "d", "f", "h", "k", "l"])
+
+    /// Each writer's reference height, the frame their characters are drawn in (UNIPEN's
+    /// characters are isolated: the writer stands in for the line). It is the height of the
+    /// writer's full-height characters (digits, capitals, `b d f h k l`), estimated from all of
+    /// their characters so that a writer of only lowercase letters or only symbols gets one
+    /// too: the median over the writer's characters of height / the class's typical height.
+    /// A class's typical height is the median, over the training writers with at least three
+    /// full-height characters, of its characters' heights divided by that writer's median
+    /// full-height character height (so `.` is about 0.1, `a` about 0.6, `A` 1). It uses the
+    /// labels only through these medians, as a reader knows a line's height without knowing
+    /// which character it is reading.
+    public static func writerHeights(_ characters: [UnipenCharacter]) -> [String: Double] {
+        func median(_ values: [Double]) -> Double? {
+            guard !values.isEmpty else { return nil }
+            let sorted = values.sorted()
+            let middle = sorted.count / 2
+            return sorted.count % 2 == 1 ? sorted[middle] : sorted[middle - 1] / 2 + sorted[middle] / 2
+        }
+        let heights: [Double?] = characters.map { character in
+            CharacterFrame.box(of: character.strokes).map { $0.maxY - $0.minY }
+        }
+        var fullHeights: [String: [Double]] = [:]
+        for (character, height) in zip(characters, heights) where fullHeightClasses.contains(character.label) {
+            if let height, height > 0 { fullHeights[character.writer, default: []].append(height) }
+        }
+        let base = fullHeights.filter { $0.value.count >= 3 }.compactMapValues(median)
+        var ratios: [String: [Double]] = [:]
+        for (character, height) in zip(characters, heights) where part(ofWriter: character.writer) == .train {
+            if let height, let reference = base[character.writer], reference > 0 {
+                ratios[character.label, default: []].append(height / reference)
+            }
+        }
+        let typical = ratios.compactMapValues(median).filter { $0.value > 0 }
+        var estimates: [String: [Double]] = [:]
+        for (character, height) in zip(characters, heights) {
+            if let height, height > 0, let ratio = typical[character.label] {
+                estimates[character.writer, default: []].append(height / ratio)
+            }
+        }
+        return estimates.compactMapValues(median).filter { $0.value.isFinite && $0.value > 0 }
     }
 
     // MARK: - Summary

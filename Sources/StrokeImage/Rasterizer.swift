@@ -81,10 +81,25 @@ public struct Rasterizer: Sendable {
     /// with no heap allocation: the classifier's path, which then turns the bytes into
     /// network input exactly as it does a PNG's.
     public func rasterize(_ strokes: [Stroke], into pixels: UnsafeMutableBufferPointer<UInt8>) {
+        rasterize(strokes, framing: .aspectFit, frame: nil, into: pixels)
+    }
+
+    /// All strokes of a drawing as one image, placed by `framing` within `frame` (see
+    /// `InputFraming`); `.aspectFit` ignores the frame and is `rasterize(_:)`.
+    public func rasterize(_ strokes: [Stroke], framing: InputFraming, frame: CharacterFrame?) -> GrayImage {
+        var image = GrayImage(width: side, height: side)
+        image.pixels.withUnsafeMutableBufferPointer { rasterize(strokes, framing: framing, frame: frame, into: $0) }
+        return image
+    }
+
+    /// `rasterize(_:framing:frame:)` into `pixels` (`side * side` bytes, row-major), with no
+    /// heap allocation.
+    public func rasterize(_ strokes: [Stroke], framing: InputFraming, frame: CharacterFrame?,
+                          into pixels: UnsafeMutableBufferPointer<UInt8>) {
         precondition(pixels.count == side * side,
                      "Buffer holds \(pixels.count) pixels, a \(side)x\(side) image needs \(side * side)")
         withUnsafeTemporaryAllocation(of: Float.self, capacity: pixels.count) { coverage in
-            draw(strokes, into: coverage)
+            draw(strokes, placement: placement(for: strokes, framing: framing, frame: frame), into: coverage)
             for index in coverage.indices { pixels[index] = Self.byte(coverage[index]) }
         }
     }
@@ -110,20 +125,14 @@ public struct Rasterizer: Sendable {
         }
     }
 
-    /// The aspect-fit placement of all finite points, or nil when there are none.
-    private func placement(for strokes: [Stroke]) -> Placement? {
-        var minX = Double.infinity, minY = Double.infinity
-        var maxX = -Double.infinity, maxY = -Double.infinity
-        for stroke in strokes {
-            for point in stroke.points where point.x.isFinite && point.y.isFinite {
-                minX = min(minX, point.x); maxX = max(maxX, point.x)
-                minY = min(minY, point.y); maxY = max(maxY, point.y)
-            }
-        }
-        guard minX <= maxX else { return nil }
+    /// The placement of all finite points, or nil when there are none: the drawing's box
+    /// centred, aspect-fit, or (`.referenceHeight`) scaled so that the frame's height spans
+    /// the framing's pixels, and aspect-fit after all when that would not fit the image.
+    private func placement(for strokes: [Stroke], framing: InputFraming, frame: CharacterFrame?) -> Placement? {
+        guard let box = CharacterFrame.box(of: strokes) else { return nil }
         // Halves first: (min + max) / 2 can overflow for huge finite coordinates.
-        let centerX = minX / 2 + maxX / 2, centerY = minY / 2 + maxY / 2
-        let extent = max(maxX - minX, maxY - minY)   // may be 0 (a dot, a straight line)
+        let centerX = box.minX / 2 + box.maxX / 2, centerY = box.minY / 2 + box.maxY / 2
+        let extent = max(box.maxX - box.minX, box.maxY - box.minY)   // may be 0 (a dot, a straight line)
         let side = Double(self.side)
         var scale: Double
         var penPixels: Double
@@ -137,6 +146,16 @@ public struct Rasterizer: Sendable {
             scale = max(side - 2 * margin, 0) / (extent + width)
             penPixels = width * scale
         }
+        if case .referenceHeight(let pixels) = framing, let frame, !frame.isOwnBox(ofHeight: box.maxY - box.minY) {
+            // The frame spans `pixels`; a drawing larger than the image allows keeps the
+            // aspect-fit scale, the largest that fits. Without a frame, or with its own box
+            // for one, a drawing stands alone: its size is unknown, and it is aspect-fit.
+            let framed = pixels / frame.height
+            if framed.isFinite && framed > 0 && framed < scale {
+                scale = framed
+                if case .sourceUnits(let width) = pen { penPixels = width * scale }
+            }
+        }
         // A single point (extent 0) is a dot at the centre; any finite scale will do.
         if !scale.isFinite { scale = 1 }
         if !penPixels.isFinite { penPixels = 0 }
@@ -149,9 +168,9 @@ public struct Rasterizer: Sendable {
     /// Writes ink coverage in [0, 1] into `coverage`. Segments of one stroke combine by
     /// maximum (so joints are not drawn twice); separate strokes combine like overlapping
     /// paint, 1 - (1 - a)(1 - b), so crossing strokes are brighter where they cross.
-    private func draw(_ strokes: [Stroke], into coverage: UnsafeMutableBufferPointer<Float>) {
+    private func draw(_ strokes: [Stroke], placement: Placement?, into coverage: UnsafeMutableBufferPointer<Float>) {
         coverage.update(repeating: 0)
-        guard let placement = placement(for: strokes), placement.penPixels > 0 else { return }
+        guard let placement, placement.penPixels > 0 else { return }
         if strokes.count == 1 {
             drawStroke(strokes[0], placement, into: coverage)
             return

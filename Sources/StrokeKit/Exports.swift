@@ -15,3 +15,7 @@ public typealias ImagePreparation = StrokeImage.ImagePreparation
 public typealias InversionPolicy = StrokeImage.InversionPolicy
 /// PNG reading and writing (libpng).
 public typealias PNG = StrokeImage.PNG
+/// The reference height a character is drawn against (its line's, its writer's).
+public typealias CharacterFrame = StrokeImage.CharacterFrame
+/// How a model makes its input image from strokes (its file's `strokekit.input.framing`).
+public typealias InputFraming = StrokeImage.InputFraming

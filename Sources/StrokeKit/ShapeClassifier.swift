@@ -40,6 +40,9 @@ public final class ShapeClassifier: StrokeClassifying, @unchecked Sendable {
     public let rejectRule: RejectRule
     /// Class labels in output order.
     public var classes: [String] { metadata.classes }
+    /// How strokes become this model's input (its file's `strokekit.input.framing`):
+    /// `.aspectFit` for the shape models, a reference height for the label model.
+    public let framing: InputFraming
 
     /// Holds the parameters; never run, only copied into replicas.
     private let prototype: Network
@@ -57,6 +60,7 @@ public final class ShapeClassifier: StrokeClassifying, @unchecked Sendable {
     /// `model.network` do not affect it.
     public init(model: TrainedModel) {
         metadata = model.metadata
+        framing = model.framing
         // TrainedModel.init checked the rule, so this cannot fail.
         rejectRule = try! RejectRule(metadata: model.metadata, source: "<memory>")
         prototype = Self.makeNetwork(like: model.network)
@@ -72,8 +76,9 @@ public final class ShapeClassifier: StrokeClassifying, @unchecked Sendable {
     }
 
     /// The label model shipped with StrokeKit: one handwritten character among the 67
-    /// classes `0`-`9`, `a`-`z`, `A`-`Z`, `,` `+` `.` `{` `}`, its strokes rasterized alone
-    /// (`classify(_: [Stroke])`). Trained on UNIPEN, whose citation and licence (CC BY 4.0) its
+    /// classes `0`-`9`, `a`-`z`, `A`-`Z`, `,` `+` `.` `{` `}`. Give the height of the
+    /// character's line (`classify(_:frame:)`): within it, size tells `.` from a scribble and
+    /// `o` from `O`; alone (`classify(_: [Stroke])`), only the shape speaks. Trained on UNIPEN, whose citation and licence (CC BY 4.0) its
     /// metadata carries. Call once and share.
     public static func bundledLabels() throws -> ShapeClassifier {
         try ShapeClassifier(contentsOf: bundledModelURL(named: bundledLabelModelName))
@@ -115,21 +120,45 @@ public final class ShapeClassifier: StrokeClassifying, @unchecked Sendable {
 
     /// Classifies a drawing of one or more strokes: rasterizes them the way the training
     /// images were made, then classifies the image. Bit for bit the same as
-    /// `classify(modelRasterizer.rasterize(strokes))`: both go through `ModelInput`.
+    /// `classify(modelRasterizer.rasterize(strokes, framing: framing, frame: nil))`: both go
+    /// through `ModelInput`. For a model framed by a reference height (the label model) the
+    /// drawing stands alone, without a frame: aspect-fit.
     public func classify(_ strokes: [Stroke]) throws -> Classification {
+        try classify(strokes, frame: nil)
+    }
+
+    /// Classifies one handwritten character drawn within `frame`, the height of its line of
+    /// writing (`CharacterFrame(lineTop:lineBottom:)`): a model whose file records a
+    /// reference-height framing sees the character's size relative to the line, so a `.`
+    /// stays small and `o` smaller than `O`. A model framed by aspect-fit (the shape models,
+    /// and older files) ignores the frame. With `frame == nil`, or a frame as tall as the
+    /// drawing (its own box: a character alone on its line, or the one that spans it), the
+    /// drawing stands alone: its size is unknown, and it is aspect-fit.
+    public func classify(_ strokes: [Stroke], frame: CharacterFrame?) throws -> Classification {
         try withReplica(forSingleImages: true) { replica in
             let pixels = replica.strokePixels(0)
-            modelRasterizer.rasterize(strokes, into: pixels)
+            modelRasterizer.rasterize(strokes, framing: framing, frame: frame, into: pixels)
             replica.engine.forward(batch: 1) { ModelInput.fill(pixels: UnsafeBufferPointer(pixels), into: $0) }
             return replica.classification(ofRow: 0, rule: rejectRule, classes: classes)
         }
     }
 
-    /// Classifies many drawings, each made of one or more strokes.
+    /// Classifies many drawings, each made of one or more strokes (each alone, without a frame).
     public func classify(strokeBatch drawings: [[Stroke]]) throws -> [Classification] {
-        try runBatches(count: drawings.count) { replica, range in
+        try classify(strokeBatch: drawings, frames: nil)
+    }
+
+    /// Classifies many drawings, drawing `i` within `frames[i]` (see `classify(_:frame:)`);
+    /// `frames == nil` leaves each alone. `frames` must have one entry per drawing.
+    public func classify(strokeBatch drawings: [[Stroke]], frames: [CharacterFrame?]?) throws -> [Classification] {
+        precondition(frames == nil || frames!.count == drawings.count,
+                     "\(frames?.count ?? 0) frames given for \(drawings.count) drawings")
+        return try runBatches(count: drawings.count) { replica, range in
             let imageSize = ModelInput.side * ModelInput.side
-            for (offset, index) in range.enumerated() { modelRasterizer.rasterize(drawings[index], into: replica.strokePixels(offset)) }
+            for (offset, index) in range.enumerated() {
+                modelRasterizer.rasterize(drawings[index], framing: framing, frame: frames?[index] ?? nil,
+                                          into: replica.strokePixels(offset))
+            }
             replica.engine.forward(batch: range.count) { buffer in
                 for offset in 0..<range.count {
                     ModelInput.fill(pixels: UnsafeBufferPointer(replica.strokePixels(offset)), into: buffer + offset * imageSize)

@@ -1,4 +1,5 @@
 import Foundation
+import StrokeImage
 import StrokeModelFile
 import StrokeNN
 import StrokeTensor
@@ -76,6 +77,7 @@ public struct TrainedModel {
             throw ClassifierError.modelFile(error)
         }
         try checkInput(metadata.input, source: source)
+        _ = try framing(of: metadata, source: source)
         _ = try RejectRule(metadata: metadata, source: source)
 
         let network: Network
@@ -99,6 +101,24 @@ public struct TrainedModel {
             parameter.value.values = tensor.values
         }
         return TrainedModel(network: network, metadata: metadata)
+    }
+
+    /// How strokes become this model's input image (`strokekit.input.framing`; `.aspectFit`
+    /// when the file does not say).
+    public var framing: InputFraming {
+        // load(file:) checked the value.
+        (try? Self.framing(of: metadata, source: "<memory>")) ?? .aspectFit
+    }
+
+    /// The framing `metadata` records: `.aspectFit` without the key; an error naming `source`
+    /// for a value this StrokeKit does not know.
+    public static func framing(of metadata: ModelMetadata, source: String) throws -> InputFraming {
+        guard let text = metadata.extra[ModelMetadata.Key.inputFraming] else { return .aspectFit }
+        guard let framing = InputFraming(text) else {
+            throw ClassifierError.unsupportedInput(
+                source: source, found: "framing '\(text)'", expected: "aspect-fit or reference-height:<pixels>")
+        }
+        return framing
     }
 
     /// What `ModelInput` feeds the network; any other input spec would be misread.

@@ -41,6 +41,10 @@ public struct ModelMetadata: Sendable, Equatable {
         public static let dataSource = "strokekit.train.data_source"
         /// The training data's licence (e.g. `CC BY 4.0`).
         public static let dataLicense = "strokekit.train.data_license"
+        /// How strokes become the input image: `aspect-fit` (the drawing's own box; also when
+        /// the key is absent) or `reference-height:<pixels>` (within a frame, the height of
+        /// the character's line or writer, which keeps its size).
+        public static let inputFraming = "strokekit.input.framing"
 
         static let all: Set<String> = [
             format, formatVersion, classes, architecture, inputWidth, inputHeight, inputChannels,

@@ -10,7 +10,7 @@ public struct ClassGroup: Sendable, Equatable {
 }
 
 /// A group's accuracy two ways, over the examples whose true class is in the group.
-public struct GroupAccuracy: Sendable, Equatable {
+public struct GroupAccuracy: Sendable {
     public var group: String
     /// Examples whose true class is in the group.
     public var support: Int
@@ -19,6 +19,9 @@ public struct GroupAccuracy: Sendable, Equatable {
     /// The most probable class of the group alone is the true class (UNIPEN's convention:
     /// digits are tested among the digits, uppercase among the uppercase letters, ...).
     public var withinGroup: Double
+    /// Per class of the group (in the group's order): the share of its examples whose most
+    /// probable class within the group is the true class (its recall within the group).
+    public var withinGroupPerClass: [(label: String, recall: Double, support: Int)] = []
 }
 
 /// The character model's class groups and the characters that differ mostly in size.
@@ -64,14 +67,21 @@ extension Evaluation {
         let members = group.classes.compactMap { classes.firstIndex(of: $0) }
         let memberSet = Set(members)
         var support = 0, amongAll = 0, within = 0
+        var classSupport: [Int: Int] = [:], classWithin: [Int: Int] = [:]
         for prediction in predictions where memberSet.contains(prediction.trueClass) {
             support += 1
+            classSupport[prediction.trueClass, default: 0] += 1
             if prediction.predictedClass == prediction.trueClass { amongAll += 1 }
             let best = members.max { prediction.probabilities[$0] < prediction.probabilities[$1] }
-            if best == prediction.trueClass { within += 1 }
+            if best == prediction.trueClass { within += 1; classWithin[prediction.trueClass, default: 0] += 1 }
         }
         let share = { (count: Int) in support == 0 ? 0 : Double(count) / Double(support) }
-        return GroupAccuracy(group: group.name, support: support, amongAllClasses: share(amongAll), withinGroup: share(within))
+        var result = GroupAccuracy(group: group.name, support: support, amongAllClasses: share(amongAll), withinGroup: share(within))
+        result.withinGroupPerClass = members.compactMap { member in
+            guard let count = classSupport[member] else { return nil }
+            return (classes[member], Double(classWithin[member] ?? 0) / Double(count), count)
+        }
+        return result
     }
 
     /// Accuracy when a prediction in the same set of `equivalent` as the true class counts as

@@ -24,8 +24,10 @@ extension Evaluation {
             if !groups.isEmpty {
                 lines.append("accuracy by group (among all classes / within the group):")
                 for group in groups.map(accuracy(of:)) {
+                    let weakest = group.withinGroupPerClass.min { ($0.recall, $1.label) < ($1.recall, $0.label) }
                     lines.append("  \(pad(group.group, 10)) \(leftPad(percent(group.amongAllClasses), 6)) / "
-                                 + "\(leftPad(percent(group.withinGroup), 6))  (\(group.support))")
+                                 + "\(leftPad(percent(group.withinGroup), 6))  (\(group.support))"
+                                 + (weakest.map { "; weakest class within the group: \($0.label) \(percent($0.recall))" } ?? ""))
                 }
                 lines.append("accuracy counting look-alikes as the same (c/C, o/O/0, l/I/1, ...): "
                              + percent(accuracy(countingAsSame: CharacterGroups.lookAlikes)))
@@ -69,7 +71,8 @@ extension Evaluation {
         if !groups.isEmpty {
             object["groups"] = groups.map(accuracy(of:)).map { group -> [String: Any] in
                 ["group": group.group, "support": group.support, "among_all_classes": group.amongAllClasses,
-                 "within_group": group.withinGroup]
+                 "within_group": group.withinGroup,
+                 "within_group_per_class": group.withinGroupPerClass.map { ["label": $0.label, "recall": $0.recall, "support": $0.support] }]
             }
             object["look_alike_accuracy"] = accuracy(countingAsSame: CharacterGroups.lookAlikes)
         }

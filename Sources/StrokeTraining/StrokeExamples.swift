@@ -24,7 +24,21 @@ public enum StrokeExamples {
         "\(file):\(drawing.lineNumber)" + (drawing.keyID.map { " (\($0))" } ?? "")
     }
 
-    /// Rasterizes every drawing and labels it by its `word`'s index in `classes`.
+    /// The drawing property that gives a drawing's frame, the height of its line of writing
+    /// in the drawing's units (`CharacterFrame`); a drawing without it stands alone (aspect-fit).
+    public static let frameHeightProperty = "frame_height"
+
+    /// The frame a drawing names with `frame_height` (a positive number), or nil.
+    public static func frame(of drawing: QuickDrawDrawing) -> CharacterFrame? {
+        guard case .number(let height)? = drawing.properties[frameHeightProperty], height.isFinite, height > 0 else {
+            return nil
+        }
+        return CharacterFrame(height: height)
+    }
+
+    /// Rasterizes every drawing and labels it by its `word`'s index in `classes`. With a
+    /// reference-height `framing` (a character model's), each drawing is framed by its
+    /// `frame_height`, or else stands alone, as `ShapeClassifier.classify(_:frame:)` does.
     ///
     /// A drawing whose word is in `nonShapeWords` (e.g. `none` for a model with only a
     /// confidence threshold) goes to `nonShapes`. Any other drawing whose word is missing or not
@@ -32,7 +46,8 @@ public enum StrokeExamples {
     /// which skips it with a warning.
     public static func examples(
         from drawings: [QuickDrawDrawing], source: String, classes: [String],
-        nonShapeWords: Set<String> = [], ignoreUnknown: Bool = false, rasterizer: Rasterizer = Rasterizer()
+        nonShapeWords: Set<String> = [], ignoreUnknown: Bool = false, rasterizer: Rasterizer = Rasterizer(),
+        framing: InputFraming = .aspectFit
     ) throws -> Conversion {
         var conversion = Conversion(
             examples: LabeledExamples(images: [], labels: [], sources: []),
@@ -41,11 +56,11 @@ public enum StrokeExamples {
         for drawing in drawings {
             let name = sourceName(drawing, file: source)
             if let word = drawing.word, let label = classIndex[word] {
-                conversion.examples.images.append(rasterizer.rasterize(drawing.strokes))
+                conversion.examples.images.append(rasterizer.rasterize(drawing.strokes, framing: framing, frame: frame(of: drawing)))
                 conversion.examples.labels.append(label)
                 conversion.examples.sources.append(name)
             } else if let word = drawing.word, nonShapeWords.contains(word) {
-                conversion.nonShapes.images.append(rasterizer.rasterize(drawing.strokes))
+                conversion.nonShapes.images.append(rasterizer.rasterize(drawing.strokes, framing: framing, frame: frame(of: drawing)))
                 conversion.nonShapes.labels.append(0)
                 conversion.nonShapes.sources.append(name)
             } else {

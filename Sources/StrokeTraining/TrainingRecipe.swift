@@ -29,6 +29,10 @@ public struct TrainingRecipe: Sendable {
     /// Metadata naming the training data and its licence (`strokekit.train.data_source`,
     /// `strokekit.train.data_license`), for data that must be credited; empty for none.
     public var dataAttribution: [String: String] = [:]
+    /// How the training images were made from strokes: recorded in the model file
+    /// (`strokekit.input.framing`) unless it is the default aspect-fit, so that a classifier
+    /// frames strokes the same way.
+    public var framing: InputFraming = .aspectFit
 
     /// The teacher a run trains for itself: this recipe with another architecture and
     /// storage, no teacher of its own; its soft targets count `weight` at `temperature`.
@@ -132,6 +136,7 @@ public struct TrainingRecipe: Sendable {
                      "--arch \(config.architecture.description)", "--workers \(config.workers)"]
         if config.weightDecay > 0 { parts.append("--weight-decay \(config.weightDecay)") }
         if config.augmentation != nil { parts.append("--augment") }
+        if framing != .aspectFit { parts.append("--framing \(framing)") }
         if syntheticPerClass > 0 { parts.append("--synthetic \(syntheticPerClass)") }
         if negatives > 0 { parts.append("--negatives \(negatives)") }
         if let rejectBelow { parts.append("--reject-below \(rejectBelow)") }
@@ -158,6 +163,7 @@ public struct TrainingRecipe: Sendable {
         extra[ModelMetadata.Key.trainingRecipe] = flags
         if let rejectBelow { extra[ModelMetadata.Key.rejectMinimumConfidence] = String(rejectBelow) }
         if configuration.augmentation != nil { extra[ModelMetadata.Key.augmentation] = "default" }
+        if framing != .aspectFit { extra[ModelMetadata.Key.inputFraming] = framing.description }
         if syntheticPerClass > 0 { extra[ModelMetadata.Key.syntheticPerClass] = String(syntheticPerClass) }
         if negatives > 0 { extra[ModelMetadata.Key.syntheticNegatives] = String(negatives) }
         return ModelMetadata(

@@ -46,10 +46,13 @@ struct DatasetOptions: ParsableArguments {
         if unipen == nil && !unipenPart.isEmpty { throw ValidationError("--unipen-part needs --unipen DIR") }
     }
 
-    /// Loads the dataset, printing its warnings to stderr.
-    func load() throws -> LabeledImageDataset {
+    /// Loads the dataset, printing its warnings to stderr. UNIPEN's strokes are rasterized
+    /// with `framing`; a reference-height framing trains each character framed by its writer
+    /// and alone.
+    func load(framing: InputFraming = .aspectFit) throws -> LabeledImageDataset {
         if let unipen {
-            let (dataset, warnings) = try UnipenCorpus.labelDataset(root: URL(fileURLWithPath: unipen), parts: parts)
+            let (dataset, warnings) = try UnipenCorpus.labelDataset(
+                root: URL(fileURLWithPath: unipen), parts: parts, framing: framing, alsoAlone: true)
             if !warnings.isEmpty {
                 Terminal.note("\(unipen): \(warnings.count) segment(s) skipped, e.g. \(warnings[0])")
             }

@@ -66,8 +66,8 @@ struct EvaluateCommand: ParsableCommand {
         let trained = try TrainedModel.load(contentsOf: modelFile)
         let classes = trained.metadata.classes
         let rejectRule = try RejectRule(metadata: trained.metadata, source: modelFile.path)
-        let set = try strokes.map { try loadStrokes($0, classes: classes, rejectRule: rejectRule) }
-            ?? unipen.map { try loadUnipen($0, classes: classes) }
+        let set = try strokes.map { try loadStrokes($0, classes: classes, rejectRule: rejectRule, framing: trained.framing) }
+            ?? unipen.map { try loadUnipen($0, classes: classes, framing: trained.framing) }
             ?? loadDataset(data!, classes: classes, model: modelFile)
         let evaluation = Evaluator.evaluate(trained.network, on: set.examples, classes: classes, rejectRule: rejectRule,
                                             keepImages: unipen == nil || report != nil)
@@ -124,23 +124,26 @@ struct EvaluateCommand: ParsableCommand {
             summary: dataset.summary(path: path))
     }
 
-    private func loadUnipen(_ path: String, classes: [String]) throws -> EvaluationSet {
+    private func loadUnipen(_ path: String, classes: [String], framing: InputFraming) throws -> EvaluationSet {
         let parts = Set(unipenPart)
-        let (dataset, warnings) = try UnipenCorpus.labelDataset(root: URL(fileURLWithPath: path), parts: parts, classes: classes)
+        let (dataset, warnings) = try UnipenCorpus.labelDataset(
+            root: URL(fileURLWithPath: path), parts: parts, classes: classes, framing: framing)
         if !warnings.isEmpty { Terminal.note("\(path): \(warnings.count) segment(s) skipped, e.g. \(warnings[0])") }
         let name = "\(path) (\(parts.map(\.rawValue).sorted().joined(separator: "+")) writers)"
         return EvaluationSet(examples: dataset.allExamples, nonShapes: LabeledExamples(images: [], labels: [], sources: []),
                              summary: dataset.summary(path: name))
     }
 
-    private func loadStrokes(_ path: String, classes: [String], rejectRule: RejectRule) throws -> EvaluationSet {
+    private func loadStrokes(_ path: String, classes: [String], rejectRule: RejectRule,
+                             framing: InputFraming) throws -> EvaluationSet {
         let (drawings, warnings) = try QuickDraw.read(contentsOf: URL(fileURLWithPath: path), skipBad: skipBad)
         Terminal.warn(warnings)
         // A threshold-only reject option has no class for non-shapes: keep them aside to count rejections.
         let nonShapeWords = rejectRule.minimumConfidence != nil && rejectRule.backgroundClasses.isEmpty
             ? RejectRule.backgroundClassNames : []
         let conversion = try StrokeExamples.examples(
-            from: drawings, source: path, classes: classes, nonShapeWords: nonShapeWords, ignoreUnknown: ignoreUnknown)
+            from: drawings, source: path, classes: classes, nonShapeWords: nonShapeWords, ignoreUnknown: ignoreUnknown,
+            framing: framing)
         Terminal.warn(conversion.warnings)
         var classCounts = classes.map { ($0, 0) }
         for label in conversion.examples.labels { classCounts[label].1 += 1 }

@@ -66,7 +66,7 @@ struct PredictCommand: ParsableCommand {
         }
         let (drawings, warnings) = try QuickDraw.read(contentsOf: url, skipBad: skipBad)
         Terminal.warn(warnings)
-        let results = try classifier.classify(strokeBatch: drawings.map(\.strokes))
+        let results = try classifier.classify(strokeBatch: drawings.map(\.strokes), frames: drawings.map(StrokeExamples.frame(of:)))
         for (drawing, result) in zip(drawings, results) {
             var extra: [String: Any] = ["line": drawing.lineNumber]
             if let keyID = drawing.keyID { extra["key_id"] = keyID }

@@ -80,6 +80,12 @@ struct TrainCommand: ParsableCommand {
     @Flag(help: "Augment training images each epoch (seeded rotation, scale, shift, pen width, elastic).")
     var augment = false
 
+    @Option(help: ArgumentHelp(
+        "With --unipen: how characters become images: aspect-fit (each its own box), or reference-height:P "
+            + "(each within its writer's height, which spans P pixels, and once more alone; kept in the model file).",
+        valueName: "aspect-fit|reference-height:P"))
+    var framing: String = "aspect-fit"
+
     @Option(help: ArgumentHelp("Add N synthetic drawings per shape class to the training set.", valueName: "N"))
     var synthetic = 0
 
@@ -123,6 +129,12 @@ struct TrainCommand: ParsableCommand {
         if resume != nil { return }   // the checkpoint's own flags are validated when it is read
         guard dataset.data != nil || dataset.unipen != nil else {
             throw ValidationError("give the dataset with --data DIR or --unipen DIR (or --resume FILE)")
+        }
+        guard let inputFraming = InputFraming(framing) else {
+            throw ValidationError("--framing must be aspect-fit or reference-height:P (P pixels, e.g. reference-height:18)")
+        }
+        if inputFraming != .aspectFit && dataset.unipen == nil {
+            throw ValidationError("--framing \(framing) needs strokes (--unipen DIR): a PNG dataset is already framed")
         }
         if checkpoint != nil && folds != nil { throw ValidationError("--checkpoint saves one training run; it does not work with --folds") }
         guard ["adam", "sgd"].contains(optimizer) else { throw ValidationError("--optimizer must be adam or sgd") }
@@ -169,7 +181,7 @@ struct TrainCommand: ParsableCommand {
     /// Trains (or cross-validates) with these flags, from scratch or from `checkpoint`.
     private func train(resumingFrom checkpoint: TrainingCheckpoint?) throws {
         var recipe = TrainingRecipe(
-            data: try dataset.load(), configuration: try configuration(), syntheticPerClass: synthetic,
+            data: try dataset.load(framing: InputFraming(framing) ?? .aspectFit), configuration: try configuration(), syntheticPerClass: synthetic,
             negatives: negatives, rejectBelow: rejectBelow, validationFraction: validationSplit,
             precision: Self.precisions[precision]!,
             teacherRecipe: try teacherArch.map {
@@ -177,6 +189,7 @@ struct TrainCommand: ParsableCommand {
                                              weight: distillWeight, temperature: distillTemperature)
             })
         recipe.dataAttribution = dataset.attribution
+        recipe.framing = InputFraming(framing) ?? .aspectFit
         let view = TrainingProgressView(json: json, logFile: try log.map { try EpochLog(path: $0) })
         if let folds {
             try crossValidate(recipe, folds: folds, view: view)

@@ -28,9 +28,34 @@ import Testing
         #expect(bundled.count <= 200_000, "the label model is \(bundled.count) bytes, over 200 KB")
     }
 
+    /// A closed loop `2 * rx` wide and `2 * ry` tall, drawn from the top, counter-clockwise.
+    static func ring(_ rx: Double, _ ry: Double) -> Stroke {
+        Stroke((0...40).map { index in
+            let angle = -Double.pi / 2 - 2 * Double.pi * Double(index) / 40
+            return (rx * cos(angle), ry * sin(angle))
+        })
+    }
+
+    @Test func withinItsLineACharactersSizeTellsDotsAndCase() throws {
+        let classifier = try ShapeClassifier.bundledLabels()
+        #expect(classifier.framing == .referenceHeight(pixels: 18))
+        let line = CharacterFrame(height: 20)
+        // A small scribble in a line 20 units tall is a dot; alone, aspect-fit blows it up into something else.
+        let scribble = [Stroke([(0, 0), (0.8, 0.3), (0.5, 1), (0, 0.6)])]
+        #expect(try classifier.classify(scribble, frame: line).label == ".")
+        #expect(try classifier.classify(scribble).label != ".")
+        // A ring half the line's height is an o; one nearly as tall as the line is not.
+        #expect(try classifier.classify([Self.ring(5, 5.5)], frame: line).label == "o")
+        #expect(try ["O", "0"].contains(classifier.classify([Self.ring(8, 10)], frame: CharacterFrame(height: 21)).label))
+        // The same c, small and large in its line.
+        let c = [(5.0, 1.0), (2, 0), (0, 3), (0.2, 8), (2, 11), (5.2, 10)]
+        #expect(try classifier.classify([Stroke(c)], frame: line).label == "c")
+        #expect(try classifier.classify([Stroke(c.map { ($0.0 * 1.8, $0.1 * 1.8) })], frame: line).label == "C")
+    }
+
     @Test func drawnCharactersReadAsTheirClass() throws {
         let classifier = try ShapeClassifier.bundledLabels()
-        // A plus: two crossing strokes; a closed wide loop: o, O or 0 (aspect-fit erases size).
+        // A plus: two crossing strokes; a closed wide loop alone: o, O or 0 (its size is unknown).
         let plus = [Stroke([(0, 5), (10, 5)]), Stroke([(5, 0), (5, 10)])]
         #expect(try classifier.classify(plus).label == "+")
         let loop = Stroke((0...40).map { index in

@@ -31,6 +31,12 @@ import Testing
         #expect(lowercase.support == 1 && lowercase.amongAllClasses == 0 && lowercase.withinGroup == 1)
         let separators = Self.evaluation.accuracy(of: CharacterGroups.separators)
         #expect(separators.support == 1 && separators.withinGroup == 1 && separators.amongAllClasses == 0)
+        // Per class within the group: only classes with examples; 1 is right both times among the digits.
+        #expect(digits.withinGroupPerClass.map(\.label) == ["1"])
+        #expect(digits.withinGroupPerClass.map(\.recall) == [1.0] && digits.withinGroupPerClass.map(\.support) == [2])
+        // Within the lowercase, the a read as A is right; ask a group of a and A and it is wrong.
+        let cases = Self.evaluation.accuracy(of: ClassGroup(name: "a/A", classes: ["a", "A"]))
+        #expect(cases.withinGroupPerClass.map(\.label) == ["a"] && cases.withinGroupPerClass.map(\.recall) == [0])
     }
 
     @Test func lookAlikesCountAsTheSameOnlyWithinTheirSet() {

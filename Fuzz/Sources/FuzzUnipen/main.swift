@@ -19,6 +19,14 @@ runFuzzer { input in
             return bytes
         }
         let rasterizer = Rasterizer()
-        for segment in document?.segments.prefix(8) ?? [] { _ = rasterizer.rasterize(segment.strokes) }
+        let segments = Array(document?.segments.prefix(8) ?? [])
+        for segment in segments { _ = rasterizer.rasterize(segment.strokes) }
+        // And framed by their writer's height, as the label model's training and evaluation draw them.
+        let characters = segments.map {
+            UnipenCharacter(label: $0.label, strokes: $0.strokes, category: "1a", site: "fuzz",
+                            writer: "fuzz/\($0.writer ?? "")", source: "fuzz.dat:\($0.line)")
+        }
+        _ = UnipenCorpus.dataset(characters, classes: UnipenCorpus.labelClasses, parts: Set(UnipenCorpus.Part.allCases),
+                                 framing: .characterDefault)
     }
 }

@@ -1,0 +1,80 @@
+/// The reference a character is drawn against: the height of its line of writing (or, for
+/// an isolated character, of its writer's characters), in the drawing's own units. Within a
+/// frame a `.` stays small and `o` stays smaller than `O`; a character's own box alone erases
+/// both.
+public struct CharacterFrame: Sendable, Hashable {
+    /// The reference height, in the drawing's units (positive and finite to be used).
+    public var height: Double
+
+    public init(height: Double) {
+        self.height = height
+    }
+
+    /// The frame of a line of writing from its top and bottom (y down, either order).
+    public init(lineTop: Double, lineBottom: Double) {
+        height = abs(lineBottom - lineTop)
+    }
+
+    /// The frame of a drawing standing alone: its own box's height.
+    public init?(ownBoxOf strokes: [Stroke]) {
+        guard let box = Self.box(of: strokes) else { return nil }
+        height = box.maxY - box.minY
+    }
+
+    /// True when this frame is a drawing's own box, the drawing `height` tall (equal within
+    /// a millionth): a character alone on its line, or the one that spans it, whose frame
+    /// says nothing about its size.
+    public func isOwnBox(ofHeight height: Double) -> Bool {
+        abs(self.height - height) <= 1e-6 * max(abs(self.height), abs(height))
+    }
+
+    /// The bounding box of the finite points of `strokes`, or nil when there are none.
+    public static func box(of strokes: [Stroke]) -> (minX: Double, minY: Double, maxX: Double, maxY: Double)? {
+        var minX = Double.infinity, minY = Double.infinity
+        var maxX = -Double.infinity, maxY = -Double.infinity
+        for stroke in strokes {
+            for point in stroke.points where point.x.isFinite && point.y.isFinite {
+                minX = min(minX, point.x); maxX = max(maxX, point.x)
+                minY = min(minY, point.y); maxY = max(maxY, point.y)
+            }
+        }
+        return minX <= maxX ? (minX, minY, maxX, maxY) : nil
+    }
+}
+
+/// How a model's input image is made from strokes: what `Rasterizer` does with a drawing's
+/// size. A model file records it (`strokekit.input.framing`); a file without it is `.aspectFit`.
+public enum InputFraming: Sendable, Hashable, CustomStringConvertible {
+    /// The drawing's own box aspect-fit into the image (MNIST Maker's rule): size and place
+    /// are erased. The shape models, and every model file without the key.
+    case aspectFit
+    /// The frame's height spans this many output pixels and the drawing keeps its size
+    /// relative to it, centred on its box; a drawing too large for the image is aspect-fit.
+    /// A drawing without a frame, or framed by its own box (a character alone on its line,
+    /// or the one that spans it), stands alone: its size is unknown, and it is aspect-fit,
+    /// so a model framed this way learns every character both ways.
+    case referenceHeight(pixels: Double)
+
+    /// The character models' framing: a line's (or writer's) height over 18 of the 28 pixels,
+    /// so characters up to 1.4 times as tall still fit unshrunk.
+    public static let characterDefault = InputFraming.referenceHeight(pixels: 18)
+
+    /// The metadata value: `aspect-fit`, or `reference-height:<pixels>`.
+    public var description: String {
+        switch self {
+        case .aspectFit: return "aspect-fit"
+        case .referenceHeight(let pixels):
+            return "reference-height:" + (pixels == pixels.rounded() ? String(Int(pixels)) : String(pixels))
+        }
+    }
+
+    /// Reads a metadata value (`description`'s spelling); nil for anything else, including
+    /// a pixel count that is not a positive number of at most 1,000.
+    public init?(_ text: String) {
+        if text == "aspect-fit" { self = .aspectFit; return }
+        let prefix = "reference-height:"
+        guard text.hasPrefix(prefix), let pixels = Double(text.dropFirst(prefix.count)),
+              pixels.isFinite, pixels > 0, pixels <= 1_000 else { return nil }
+        self = .referenceHeight(pixels: pixels)
+    }
+}
