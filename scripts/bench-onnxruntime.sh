@@ -5,6 +5,7 @@
 # in the export tools' .venv-check-exports) for ROUNDS rounds (default 5), so that a shared
 # machine's drift hits both sides, and prints each figure's median, spread (min..max) and
 # the per-round ratio. Results land in out/bench-onnxruntime/ (summary.json).
+# STROKEKIT=PATH measures that binary instead of building the release CLI.
 # Usage: scripts/bench-onnxruntime.sh [ROUNDS] [MODEL]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,9 +17,13 @@ source scripts/export-venv.sh
 ensure_export_venv bench-onnxruntime || exit 0
 python=$export_venv/bin/python
 
-echo "bench-onnxruntime: building the release CLI" >&2
-swift build -c release --product strokekit >&2
-strokekit=.build/release/strokekit
+if [ -n "${STROKEKIT:-}" ]; then
+    strokekit=$STROKEKIT
+else
+    echo "bench-onnxruntime: building the release CLI" >&2
+    swift build -c release --product strokekit >&2
+    strokekit=.build/release/strokekit
+fi
 out=out/bench-onnxruntime
 mkdir -p "$out"
 "$strokekit" export --model "$model" --format onnx --output "$out/model.onnx" >&2

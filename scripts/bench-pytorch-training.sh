@@ -5,6 +5,7 @@
 # .venv-bench-pytorch from scripts/bench-pytorch-requirements.txt) for ROUNDS rounds
 # (default 5), so that a shared machine's drift hits both sides, and prints the median,
 # spread (min..max) and per-round ratio. Results land in out/bench-pytorch/ (summary.json).
+# STROKEKIT=PATH measures that binary instead of building the release CLI.
 # Usage: scripts/bench-pytorch-training.sh [ROUNDS] [THREADS] [EPOCHS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,9 +19,13 @@ source scripts/export-venv.sh
 ensure_venv bench-pytorch-training "$venv" scripts/bench-pytorch-requirements.txt || exit 0
 python=$venv/bin/python
 
-echo "bench-pytorch-training: building the release CLI" >&2
-swift build -c release --product strokekit >&2
-strokekit=.build/release/strokekit
+if [ -n "${STROKEKIT:-}" ]; then
+    strokekit=$STROKEKIT
+else
+    echo "bench-pytorch-training: building the release CLI" >&2
+    swift build -c release --product strokekit >&2
+    strokekit=.build/release/strokekit
+fi
 out=out/bench-pytorch
 mkdir -p "$out"
 "$python" scripts/bench_pytorch_training.py make-inputs "$out/inputs.u8" 640
