@@ -25,7 +25,7 @@ public enum ContextRule: String, Codable, Hashable, Sendable, CaseIterable, Cust
     /// the classifier rejected it, or called it a self-loop but it touches no state or goes
     /// round one (a self-loop sits on the rim; it never encloses the state).
     case roundStroke
-    /// A rejected stroke whose best shape is an arrow, nearly straight, from empty space to a
+    /// A rejected stroke whose best shape is an arrow, a simple open stroke, from empty space to a
     /// state: the initial arrow.
     case arrowIntoState
 
@@ -93,7 +93,6 @@ extension Sketch {
         }
         if let classified { return (StrokeReading(shape: classified, rule: nil), "") }
         if classification.label == "arrow", drawing.isSimpleOpenStroke,
-            drawing.shaftTurning <= tuned.rules.initialArrowTurning,
             snap(drawing.start, excluding: nil) == nil, snap(drawing.tip, excluding: nil) != nil
         {
             return reading(.arrow, .arrowIntoState)
