@@ -264,4 +264,8 @@ struct RuleParameters: Codable, Hashable, Sendable {
     var minimumStateRadius = 0.25
     /// [R] An arrow shorter than this is a slip of the pen.
     var minimumArrowLength = 0.3
+    /// [probability] A stroke the classifier rejects is read by its ends alone (`endsOnOneRim`,
+    /// `endsOnTwoRims`) when its best guess has at least this probability. Chosen on the tuning
+    /// half; its cost on real non-shapes placed in context: scripts/non_shapes_in_context.py.
+    var timidConfidence = 0.3
 }
