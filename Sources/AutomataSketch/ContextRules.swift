@@ -102,7 +102,7 @@ extension Sketch {
         }
         if let classified { return (StrokeReading(shape: classified, rule: nil), "") }
         if classification.label == "arrow", drawing.isSimpleOpenStroke,
-            snap(drawing.start, excluding: nil) == nil, snap(drawing.tip, excluding: nil) != nil
+            snap(drawing.start, excluding: nil) == nil, snap(drawing.farthest, excluding: nil) != nil
         {
             return reading(.arrow, .arrowIntoState)
         }
@@ -131,14 +131,15 @@ extension Sketch {
     /// or, `alongItsEnds`, its ends are at two states or in line with them within
     /// `looseEndReach` (people start arrows off the rim and stop them short of it; a shaft
     /// whose head was drawn apart is judged so). The one test of a stroke joining two states
-    /// whether the states are found (`StateSet.sketch`) or resolved.
+    /// once the states are in the sketch (`StateSet.joinsTwoStates` asks it of the circles
+    /// found before).
     func joinsTwoStates(_ drawing: DrawingMeasures, alongItsEnds: Bool = false) -> Bool {
         guard drawing.isSimpleOpenStroke else { return false }
         func startAndTipAtTwoStates() -> Bool {
-            guard let source = snap(drawing.start, excluding: nil), snap(drawing.tip, excluding: source.id) != nil
+            guard let source = snap(drawing.start, excluding: nil), snap(drawing.farthest, excluding: source.id) != nil
             else { return false }
-            return snap(drawing.tip, excluding: nil)?.id != source.id
-                || Geometry.distance(drawing.tip, source.center) > source.outerRadius
+            return snap(drawing.farthest, excluding: nil)?.id != source.id
+                || Geometry.distance(drawing.farthest, source.center) > source.outerRadius
         }
         guard alongItsEnds else { return startAndTipAtTwoStates() }
         let nearStart = Geometry.endDirection(drawing.points, atStart: true).inner
@@ -151,12 +152,8 @@ extension Sketch {
 
     /// The state the drawing is a self-loop on: its start and its return (the closest point
     /// of the last quarter of its path) within `loopReach` of the rim, the apex outside it, one
-    /// turn, not around the state's centre, its path at least `loopMinimumPath` radii (a barb
-    /// at a rim may also leave it and come back), and smaller than the state (an open loop,
-    /// whose ends show it is no circle, at most `openLoopMaxRadius` of the rim). The one
-    /// self-loop test: the states stage asks it of the states found (`StateSet.sketch`), the
-    /// resolver and the arrow rule of the sketch; a round loop drawn on a rim is found by
-    /// `StateFinder.liesOnRim`, which the circle rule asks too.
+    /// turn, not around the state's centre, and smaller than the state (an open loop, whose ends
+    /// show it is no circle, at most `openLoopMaxRadius` of the rim).
     /// `heads`: the points of a head drawn apart from the loop: the loop may come back to the
     /// rim at its head.
     func loopState(_ drawing: DrawingMeasures, heads: [SketchPoint] = []) -> SketchState? {
@@ -170,7 +167,6 @@ extension Sketch {
             curled ? heads.map { Geometry.distance($0, state.center) } : []
         }
         let lastQuarter = Geometry.portion(drawing.points, 0.75...1)
-        let middle = Geometry.portion(drawing.points, (1.0 / 6)...(5.0 / 6))
         var best: (state: SketchState, score: Double)?
         for state in states {
             let rim = state.outerRadius
@@ -179,12 +175,7 @@ extension Sketch {
             // The loop ends where it comes back closest to the state in its last quarter (of
             // its path): an arrowhead's last barb may point away from the rim.
             let end = (distances[lastQuarter] + headDistances(state)).min()!
-            // Its farthest point from the state lies in the middle two thirds of its path (a
-            // head at a rim is the other way round: its apex, in the middle, is nearest).
-            let farthest = distances.indices.max { distances[$0] < distances[$1] }!
             guard Geometry.distance(drawing.start, state.center) <= reach, end <= reach,
-                middle.contains(farthest), farthest > 0, farthest < distances.count - 1,
-                drawing.pathLength >= tuned.states.loopMinimumPath * state.radius,
                 distances.max()! >= rim + tuned.rules.loopMinimumBulge * state.radius,
                 drawing.meanRadius <= (drawing.isClosedRound ? tuned.rules.loopAsCircleMaxRadius : tuned.rules.openLoopMaxRadius) * rim,
                 abs(Geometry.windingTurns(drawing.points, around: state.center)) < 0.5

@@ -253,6 +253,9 @@ struct RuleParameters: Codable, Hashable, Sendable {
     /// [× the rim's radius] …an open one (its ends apart: no circle) at most this (people draw
     /// self-loops as large as their state).
     var openLoopMaxRadius = 1.3
+    /// [× the state's radius] A circle whose centre lies within this of a rim is a self-loop
+    /// drawn round (when small enough, above): it cannot be a state (it would overlap).
+    var loopOnRimBand = 0.5
     /// [× extent] A loop whose head was drawn apart curls back: its ends at most this far apart
     /// (a straight stroke: 1).
     var loopCurl = 0.8

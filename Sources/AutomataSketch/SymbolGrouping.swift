@@ -103,7 +103,7 @@ public enum SymbolGrouping {
                     || Geometry.distance(headMeasures.start, headMeasures.last) >= parameters.connectors.headMinimumOpening * headMeasures.pathLength)
                 guard extent <= parameters.connectors.lyingHeadMaxExtent * scale,
                     !(isBigClosed && (isRound[head] || headMeasures.isLooselyRound)),
-                    !states.sketch.joinsTwoStates(headMeasures), states.sketch.loopState(headMeasures) == nil
+                    !states.joinsTwoStates(headMeasures, piece: head), !states.isLoopOnAState(headMeasures)
                 else { continue }
                 // A simple open stroke as long as a short arrow is one, unless it lies at a
                 // shaft's end as a head does (see `liesAsHead`).
@@ -184,7 +184,7 @@ public enum SymbolGrouping {
             let isLone = pieces.indices.map { piece in
                 !isRound[piece] && !isLooselyRound[piece] && headOf[piece] == nil && tipEnd[piece] == nil && isAloneInItsGroup(piece)
             }
-            for piece in pieces.indices where isLone[piece] && !states.sketch.joinsTwoStates(measures[pieces[piece][0]]) {
+            for piece in pieces.indices where isLone[piece] && !states.joinsTwoStates(measures[pieces[piece][0]], piece: piece) {
                 let stroke = measures[pieces[piece][0]]
                 let shafts = pieces.indices.compactMap { shaft -> (shaft: Int, gap: Double)? in
                     // The shaft is an open stroke, and not one of a state's circles.
@@ -267,7 +267,7 @@ public enum SymbolGrouping {
         let points = stroke.points, shaftPoints = shaft.points
         guard points.count > 1, shaftPoints.count > 4, scale > 0,
             // Nearly straight, though it may come back a little along itself at its far end.
-            Geometry.distance(stroke.start, stroke.tip) >= 0.6 * stroke.pathLength,
+            Geometry.distance(stroke.start, stroke.farthest) >= 0.6 * stroke.pathLength,
             // Shorter than the shaft: a second arrow drawn alongside is as long as the first.
             stroke.pathLength <= tuned.connectors.extensionMaxShaftFraction * shaft.pathLength
         else { return nil }
