@@ -25,9 +25,16 @@ public enum ContextRule: String, Codable, Hashable, Sendable, CaseIterable, Cust
     /// the classifier rejected it, or called it a self-loop but it touches no state or goes
     /// round one (a self-loop sits on the rim; it never encloses the state).
     case roundStroke
-    /// A rejected stroke whose best shape is an arrow, nearly straight, from empty space to a
+    /// A rejected stroke whose best shape is an arrow, a simple open stroke, from empty space to a
     /// state: the initial arrow.
     case arrowIntoState
+    /// A stroke the classifier rejected, its best guess a self-loop at `timidConfidence` or
+    /// more, whose both ends lie on one state's rim with its ink bulging out of it: a
+    /// self-loop, however it is shaped (context over a timid classifier).
+    case endsOnOneRim
+    /// A stroke the classifier rejected, its best guess an arrow at `timidConfidence` or more,
+    /// running from one state's rim to another's: a transition, however it is shaped.
+    case endsOnTwoRims
 
     public var description: String {
         switch self {
@@ -37,6 +44,8 @@ public enum ContextRule: String, Codable, Hashable, Sendable, CaseIterable, Cust
         case .loopOnRim: return "leaves and returns to one state's rim"
         case .roundStroke: return "a closed round stroke"
         case .arrowIntoState: return "a straight stroke from empty space into a state"
+        case .endsOnOneRim: return "a rejected stroke guessed a self-loop, both ends on one state's rim"
+        case .endsOnTwoRims: return "a rejected stroke guessed an arrow, from one state's rim to another's"
         }
     }
 }
@@ -93,10 +102,15 @@ extension Sketch {
         }
         if let classified { return (StrokeReading(shape: classified, rule: nil), "") }
         if classification.label == "arrow", drawing.isSimpleOpenStroke,
-            drawing.shaftTurning <= tuned.rules.initialArrowTurning,
             snap(drawing.start, excluding: nil) == nil, snap(drawing.farthest, excluding: nil) != nil
         {
             return reading(.arrow, .arrowIntoState)
+        }
+        // Context over a timid classifier: its rejected best guess, where the stroke's ends
+        // leave no doubt.
+        if classification.isRejected, Double(classification.confidence) >= tuned.rules.timidConfidence {
+            if classification.label == "cycle", endsOnOneRim(drawing) { return reading(.cycle, .endsOnOneRim) }
+            if classification.label == "arrow", endsOnTwoRims(drawing) { return reading(.arrow, .endsOnTwoRims) }
         }
         let percent = Int((classification.confidence * 100).rounded())
         let closest = classification.label == "cycle" ? "self-loop" : classification.label
@@ -178,6 +192,28 @@ extension Sketch {
         guard drawing.isSimpleOpenStroke, let source = snap(drawing.start, excluding: nil) else { return false }
         let end = drawing.points[Geometry.portion(drawing.points, 0.75...1)].map { Geometry.distance($0, source.center) }.min()!
         return end > source.outerRadius + tuned.rules.loopReach * source.radius
+    }
+
+    /// True when the drawing's first and last points lie on one state's rim (within `loopReach`
+    /// of it, inside or out), its ink reaching `loopMinimumBulge` beyond the rim, not winding
+    /// round the state.
+    private func endsOnOneRim(_ drawing: DrawingMeasures) -> Bool {
+        states.contains { state in
+            let reach = tuned.rules.loopReach * state.radius
+            func onRim(_ point: SketchPoint) -> Bool {
+                abs(Geometry.distance(point, state.center) - state.outerRadius) <= reach
+            }
+            return onRim(drawing.start) && onRim(drawing.last)
+                && drawing.points.contains { Geometry.distance($0, state.center) >= state.outerRadius + tuned.rules.loopMinimumBulge * state.radius }
+                && abs(Geometry.windingTurns(drawing.points, around: state.center)) < 0.5
+        }
+    }
+
+    /// True when the drawing's first point attaches to one state and its last point to
+    /// another (`snap`).
+    private func endsOnTwoRims(_ drawing: DrawingMeasures) -> Bool {
+        guard let source = snap(drawing.start, excluding: nil) else { return false }
+        return snap(drawing.last, excluding: source.id) != nil && snap(drawing.last, excluding: nil)?.id != source.id
     }
 
     /// True when the drawing winds round some state's centre (a circle drawn around it).

@@ -84,10 +84,9 @@ struct ShapeParameters: Codable, Hashable, Sendable {
     /// [× mean radius] Each of two concentric circles may stray this much from its circle or
     /// oval (a state alone: `roundSpread`): the shared centre is the stronger sign.
     var looseRoundSpread = 0.6
-    /// [turns] A circle drawn in one go winding around its centre at least this many turns…
+    /// [turns] A circle drawn in one go winding around its centre at least this many turns is a
+    /// double circle: a final state (its inner and outer halves of points give the two radii).
     var doubleCircleTurns = 1.6
-    /// [× inner radius] …at two radii at least this far apart is a double circle: a final state.
-    var doubleCircleRadiusSpread = 1.12
     /// [× farthest distance from the start] The tip of an open stroke is the first point at
     /// least this far from its start…
     var tipNearFarthest = 0.95
@@ -247,8 +246,6 @@ struct RuleParameters: Codable, Hashable, Sendable {
     /// [× the state's radius] A self-loop belongs to a state when it starts and comes back
     /// within this of its rim (loops are drawn on the rim, sometimes starting inside)…
     var loopReach = 0.6
-    /// [× the state's radius] …its centre within this of the state's centre…
-    var loopCenterReach = 3.0
     /// [× the state's radius] …and it reaches at least this beyond the rim.
     var loopMinimumBulge = 0.3
     /// [× the rim's radius] A closed round loop on a rim is at most this large…
@@ -270,7 +267,8 @@ struct RuleParameters: Codable, Hashable, Sendable {
     var minimumStateRadius = 0.25
     /// [R] An arrow shorter than this is a slip of the pen.
     var minimumArrowLength = 0.3
-    /// [radians] A rejected stroke from empty space into a state is read as the initial arrow
-    /// only when its shaft turns at most this much.
-    var initialArrowTurning = 0.8
+    /// [probability] A stroke the classifier rejects is read by its ends alone (`endsOnOneRim`,
+    /// `endsOnTwoRims`) when its best guess has at least this probability. Chosen on the tuning
+    /// half; its cost on real non-shapes placed in context: scripts/non_shapes_in_context.py.
+    var timidConfidence = 0.3
 }

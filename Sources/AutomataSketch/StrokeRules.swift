@@ -162,7 +162,7 @@ extension Sketch {
         guard half > 0 else { return nil }
         let inner = distances[..<half].reduce(0, +) / Double(half)
         let outer = distances[half...].reduce(0, +) / Double(distances.count - half)
-        guard inner > 0, outer / inner >= tuned.shapes.doubleCircleRadiusSpread else { return nil }
+        guard inner > 0 else { return nil }
         return (inner, outer)
     }
 
@@ -273,9 +273,7 @@ extension Sketch {
         for state in states {
             let closest = points.map { Geometry.distance($0, state.center) }.min()!
             let centerDistance = Geometry.distance(center, state.center)
-            guard closest <= state.outerRadius + tuned.rules.loopReach * state.radius,
-                centerDistance <= tuned.rules.loopCenterReach * state.radius
-            else { continue }
+            guard closest <= state.outerRadius + tuned.rules.loopReach * state.radius else { continue }
             let score = centerDistance / state.radius
             if best == nil || score < best!.score { best = (state, score) }
         }
