@@ -1,0 +1,199 @@
+import StrokeImage
+import StrokeKit
+
+/// Reading handwritten labels: characters segmented, each classified by the character model
+/// (through `readCharacter`, the one call of it), separators decided by geometry, and each
+/// character chosen within what the diagram's own evidence allows (its transitions' alphabet
+/// digits or letters by a vote over all its transition labels; a state name a letter then
+/// digits or letters, by a vote over all its state names). Nothing is read that nobody wrote:
+/// every character comes from ink.
+enum CharacterReading {
+    /// The bundled character model (UNIPEN), loaded once; nil when it cannot be loaded.
+    static let model: ShapeClassifier? = try? ShapeClassifier.bundledLabels()
+
+    /// The one call of the character model: a character's strokes, and the box of the label
+    /// line it sits in (its size and place against that box tell `.` from `,` from `1`, and
+    /// `o` from `O` from `0`, for a model that reads them; today's model reads the strokes
+    /// alone, aspect-fit). Throws when no model is available.
+    static func readCharacter(_ strokes: [Stroke], lineBox: LabelBox) throws -> Classification {
+        guard let model else { throw CharacterReadingError.noModel }
+        return try model.classify(strokes)
+    }
+
+    static let digits = (0...9).map(String.init)
+    static let lowercase = "abcdefghijklmnopqrstuvwxyz".map(String.init)
+    static let uppercase = "ABCDEFGHIJKLMNOPQRSTUVWXYZ".map(String.init)
+    static let separators: Set<String> = [",", "+", ".", ";"]
+
+    /// One character of a label: its strokes (ink indices), box, the model's answer, and
+    /// whether geometry makes it a separator.
+    struct Character {
+        var strokes: [Int]
+        var box: LabelBox
+        var classification: Classification?
+        var separator: String?
+    }
+
+    /// The label's strokes cut into characters, left to right: strokes whose horizontal
+    /// extents overlap by `characterOverlap` of the narrower are one character.
+    static func segment(_ strokes: [Int], ink: [InkStroke]) -> [[Int]] {
+        let overlap = tuned.text.characterOverlap
+        let boxes = Dictionary(uniqueKeysWithValues: strokes.map { ($0, LabelBox(ink[$0].stroke.sketchPoints)) })
+        var characters: [(strokes: [Int], box: LabelBox)] = []
+        for stroke in strokes.sorted(by: { (boxes[$0]!.minX, $0) < (boxes[$1]!.minX, $1) }) {
+            let box = boxes[stroke]!
+            if let last = characters.last {
+                let shared = min(last.box.maxX, box.maxX) - max(last.box.minX, box.minX)
+                let narrower = max(min(last.box.width, box.width), 1e-9)
+                if shared >= overlap * narrower {
+                    characters[characters.count - 1] = (last.strokes + [stroke], last.box.union(box))
+                    continue
+                }
+            }
+            characters.append(([stroke], box))
+        }
+        return characters.map { $0.strokes.sorted() }
+    }
+
+    /// The characters of a label, each classified (nil without a model) and the small ones
+    /// between two others taken for separators: a dot (smaller than a fifth of the line's
+    /// height), a comma (its middle in the line's lower half) or a plus.
+    static func characters(of strokes: [Int], ink: [InkStroke], cache: inout ClassificationCache) -> [Character] {
+        let line = LabelBox(strokes.flatMap { ink[$0].stroke.sketchPoints })
+        let parts = segment(strokes, ink: ink)
+        return parts.enumerated().map { position, part in
+            let box = LabelBox(part.flatMap { ink[$0].stroke.sketchPoints })
+            let classification = cache.character(part.map { ink[$0].stroke }, lineBox: line)
+            var separator: String?
+            let between = position > 0 && position < parts.count - 1
+            if between && box.height <= tuned.text.separatorHeight * line.height {
+                if box.size <= 0.2 * line.height {
+                    separator = "."
+                } else if box.center.y > line.center.y {
+                    separator = ","
+                } else {
+                    separator = "+"
+                }
+            } else if between, let classification, !classification.isRejected, classification.label == "+" {
+                separator = "+"
+            }
+            return Character(strokes: part, box: box, classification: classification, separator: separator)
+        }
+    }
+
+    /// The category votes of a diagram: for its transition labels, digits or lowercase
+    /// letters; for its state names, the first letter's case and what follows it.
+    struct Context {
+        var transitionCharacters = digits
+        var nameInitials = lowercase
+        var nameFollowers = digits
+    }
+
+    /// Characters that look alike across categories (`0` `o` `O`, `1` `l` `I`): a character
+    /// the model reads as one of them casts no vote.
+    static let lookAlikes: Set<String> = ["0", "o", "O", "1", "l", "I", "i", "j", "|", "2", "z", "Z", "5", "s", "S", "9", "g", "q", "c", "C", "x", "X", "v", "V", "w", "W", "u", "U", "p", "P", "k", "K", "y", "Y", "m", "M", "n"]
+
+    /// The category most of the characters read as something unambiguous fall in (the model's
+    /// top label outside `lookAlikes`); `fallback` when none does.
+    static func vote(_ characters: [Character], _ categories: [[String]], fallback: Int) -> Int {
+        var votes = [Int](repeating: 0, count: categories.count)
+        for classification in characters.compactMap(\.classification) where !lookAlikes.contains(classification.label) {
+            if let category = categories.firstIndex(where: { $0.contains(classification.label) }) { votes[category] += 1 }
+        }
+        guard let best = votes.max(), best > 0 else { return fallback }
+        return votes.firstIndex(of: best)!
+    }
+
+    static func context(transitionLabels: [[Character]], stateNames: [[Character]]) -> Context {
+        func mass(_ characters: [Character], _ labels: [String]) -> Float {
+            characters.compactMap(\.classification).map { c in labels.reduce(0) { $0 + (c.probabilities[$1] ?? 0) } }.reduce(0, +)
+        }
+        var context = Context()
+        let symbols = transitionLabels.flatMap { $0.filter { $0.separator == nil } }
+        context.transitionCharacters = [digits, lowercase][vote(symbols, [digits, lowercase + uppercase], fallback: 0)]
+        let initials = stateNames.compactMap { $0.first { $0.separator == nil && !isBrace($0) } }
+        context.nameInitials = mass(initials, lowercase) > mass(initials, uppercase) ? lowercase : uppercase
+        let followers = stateNames.flatMap { name in name.filter { $0.separator == nil && !isBrace($0) }.dropFirst() }
+        context.nameFollowers = [digits, uppercase + lowercase][vote(followers, [digits, uppercase + lowercase], fallback: 0)]
+        return context
+    }
+
+    /// True when the model reads a character as a brace (`{q0}`, a state of a subset construction).
+    static func isBrace(_ character: Character) -> Bool {
+        guard let classification = character.classification else { return false }
+        return ["{", "}"].contains(classification.label) && classification.confidence >= 0.5
+    }
+
+    /// The label read: text, symbols, confidence, alternatives. `isName` reads a state's name.
+    static func read(_ characters: [Character], isName: Bool, context: Context) -> (text: String, symbols: [String], confidence: Float, alternatives: [LabelAlternative]) {
+        var choices: [[(label: String, probability: Float)]] = []
+        var startOfName = true
+        for character in characters {
+            if let separator = character.separator {
+                choices.append([(separator, 1)])
+                startOfName = true
+                continue
+            }
+            guard let classification = character.classification else {
+                choices.append([("?", 0)])
+                continue
+            }
+            if isName && isBrace(character) {
+                choices.append([(classification.label, 1)])
+                continue
+            }
+            let allowed = isName ? (startOfName ? context.nameInitials : context.nameFollowers) : context.transitionCharacters
+            startOfName = false
+            let ranked = allowed.compactMap { label in classification.probabilities[label].map { (label, $0) } }
+                .sorted { ($0.1, $1.0) > ($1.1, $0.0) }
+            let total = max(ranked.reduce(0) { $0 + $1.1 }, 1e-12)
+            choices.append(Array(ranked.prefix(2)).map { ($0.0, $0.1 / total) })
+        }
+        let best = choices.map { $0.first ?? ("?", 0) }
+        let text = best.map(\.label).joined()
+        let confidence = best.map(\.probability).reduce(1, *)
+        var alternatives: [LabelAlternative] = []
+        for (position, options) in choices.enumerated() where options.count > 1 && options[0].probability > 0 {
+            var labels = best.map(\.label)
+            labels[position] = options[1].label
+            alternatives.append(LabelAlternative(
+                text: labels.joined(), confidence: confidence * options[1].probability / options[0].probability))
+        }
+        alternatives.sort { ($0.confidence, $1.text) > ($1.confidence, $0.text) }
+        return (text, symbols(of: text), confidence, Array(alternatives.prefix(3)))
+    }
+
+    /// A label's text split at its separators into the symbols it gives a transition.
+    static func symbols(of text: String) -> [String] {
+        var result: [String] = []
+        for part in text.split(whereSeparator: { separators.contains(String($0)) }).map(String.init)
+        where !part.isEmpty && !result.contains(part) {
+            result.append(part)
+        }
+        return result
+    }
+}
+
+/// Why a character could not be read.
+enum CharacterReadingError: Error, CustomStringConvertible {
+    case noModel
+
+    var description: String { "the bundled character model could not be loaded" }
+}
+
+extension ClassificationCache {
+    /// The character model's answer for one character (`CharacterReading.readCharacter`),
+    /// classified once per strokes and line box; nil when no model is available.
+    mutating func character(_ strokes: [Stroke], lineBox: LabelBox) -> Classification? {
+        let key = CharacterKey(strokes: strokes, lineBox: lineBox)
+        if let known = characters[key] { return known }
+        let result = try? CharacterReading.readCharacter(strokes, lineBox: lineBox)
+        characters.updateValue(result, forKey: key)
+        return result
+    }
+}
+
+struct CharacterKey: Hashable, Sendable {
+    var strokes: [Stroke]
+    var lineBox: LabelBox
+}
