@@ -28,7 +28,7 @@ struct TextParameters: Codable, Hashable, Sendable {
     var connectorEndReach = 0.4
     /// [R] Text drawings whose boxes lie this near each other, written one after the other,
     /// are one label (`a,b`, `q0`, `0+1`).
-    var letterGap = 0.9
+    var letterGap = 1.0
     /// [R] A label's centre at most this far from a transition's middle third (a self-loop's
     /// whole loop) gives that transition its symbols.
     var attachReach = 2.0
