@@ -147,6 +147,7 @@ import TestSupport
         var right = 0, total = 0, labels = 0, grouped = 0, attached = 0, transitionLabels = 0, symbolsRead = 0, names = 0, namesRead = 0
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("ink").path).sorted()
         var halves: [String: [Int]] = [:], before = Array(repeating: 0, count: 8)
+        var verdicts: [String: [Int]] = [:]  // half -> diagrams right: ink, ink typed, sketches, per stroke; diagrams
         for file in files where file.hasSuffix(".ndjson") {
             let lines = try SketchFile.read(contentsOf: folder.appendingPathComponent("ink/" + file))
             let truthURL = folder.appendingPathComponent("ink_truth/" + file.replacingOccurrences(of: ".ndjson", with: ".json"))
@@ -193,6 +194,41 @@ import TestSupport
                     if got.text == text { namesRead += 1 } else { problems.append("name \"\(text)\" read \"\(got.text)\"") }
                 }
             }
+            // Every word's verdict, as `strokekit recognize --simulate` gives it (the reading does
+            // not depend on the order the ink arrived in): the ink with nothing typed and with the
+            // symbols typed on each arrow's first stroke, and the two sketch folders.
+            let expectedAll = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("expected.json"))) as! [String: [String: Bool]]
+            let expected = expectedAll[file]!
+            func allWordsRight(_ sketch: Sketch) -> Bool {
+                let automaton = sketch.automaton()
+                return expected.allSatisfy { automaton.simulate($0.key).isAccepted == $0.value }
+            }
+            var typed = ink
+            var firstLine: [Int: Int] = [:]
+            for (index, stroke) in strokes.enumerated() where stroke["role"] as! String == "arrow" {
+                let symbol = stroke["symbol"] as! Int
+                firstLine[symbol] = min(firstLine[symbol] ?? index, index)
+            }
+            for transition in truth["transitions"] as! [[String: Any]] {
+                guard let line = firstLine[transition["arrow"] as! Int] else { continue }
+                typed[line].symbols = transition["symbols"] as! [String]
+                typed[line].isEpsilon = transition["epsilon"] as? Bool ?? false
+            }
+            var modes = [allWordsRight(reading.sketch), allWordsRight(try SketchReader.read(typed, classifier: classifier, cache: &cache).sketch)]
+            for sketchFolder in ["sketches", "sketches_per_stroke"] {
+                let sketchLines = try SketchFile.read(contentsOf: folder.appendingPathComponent(sketchFolder + "/" + file))
+                let sketchInk = sketchLines.enumerated().flatMap { index, line in
+                    line.strokes.enumerated().map { position, stroke in
+                        InkStroke(stroke: stroke, drawing: index, symbols: position == 0 ? line.symbols : [],
+                                  isEpsilon: position == 0 && line.isEpsilon, name: position == 0 ? line.name : nil)
+                    }
+                }
+                modes.append(allWordsRight(try SketchReader.read(sketchInk, classifier: classifier, cache: &cache).sketch))
+            }
+            print("\(file): verdicts ink \(modes[0] ? "RIGHT" : "WRONG"), ink typed \(modes[1] ? "RIGHT" : "WRONG"), "
+                + "sketches \(modes[2] ? "RIGHT" : "WRONG"), per stroke \(modes[3] ? "RIGHT" : "WRONG")")
+            let halfName = Int(file.dropFirst(6).prefix(3))! % 2 == 0 ? "tuning" : "check"
+            verdicts[halfName, default: [0, 0, 0, 0, 0]] = zip(verdicts[halfName, default: [0, 0, 0, 0, 0]], modes.map { $0 ? 1 : 0 } + [1] as [Int]).map { $0 + $1 }
             print("\(file): \(problems.isEmpty ? "all right" : problems.joined(separator: "; "))")
             let half = Int(file.dropFirst(6).prefix(3))! % 2 == 0 ? "tuning" : "check"
             let now = [right, total, grouped, labels, symbolsRead, transitionLabels, namesRead, names]
@@ -202,6 +238,8 @@ import TestSupport
         print("strokes text/shape \(right)/\(total); labels grouped \(grouped)/\(labels), attached \(attached); "
             + "transition labels' symbols \(symbolsRead)/\(transitionLabels); names \(namesRead)/\(names)")
         for (half, n) in halves.sorted(by: { $0.key > $1.key }) {
+            let v = verdicts[half]!
+            print("\(half) half: diagrams with every word right: ink \(v[0])/\(v[4]), ink typed \(v[1])/\(v[4]), sketches \(v[2])/\(v[4]), per stroke \(v[3])/\(v[4])")
             print("\(half) half: strokes text/shape \(n[0])/\(n[1]); labels grouped \(n[2])/\(n[3]); transition labels' symbols \(n[4])/\(n[5]); names \(n[6])/\(n[7])")
         }
         #expect(total == 1114 && labels == 290)
