@@ -20,6 +20,7 @@ struct ReaderParameters: Codable, Hashable, Sendable {
     var states = StateParameters()
     var connectors = ConnectorParameters()
     var rules = RuleParameters()
+    var text = TextParameters()
 
     /// The parameters in effect.
     @TaskLocal static var current = ReaderParameters.fromEnvironment()

@@ -20,6 +20,8 @@ public struct RecognitionReport: Codable, Hashable, Sendable {
         public var symbol: String
         public var symbolIndex: Int
         public var head: Bool
+        /// `text` for a stroke of a handwritten label, `shape` for any other.
+        public var kind: String
 
         public func encode(to encoder: Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -34,7 +36,31 @@ public struct RecognitionReport: Codable, Hashable, Sendable {
             try container.encode(symbol, forKey: .symbol)
             try container.encode(symbolIndex, forKey: .symbolIndex)
             try container.encode(head, forKey: .head)
+            try container.encode(kind, forKey: .kind)
         }
+    }
+
+    /// A handwritten label (see `HandwrittenLabel`).
+    public struct LabelEntry: Codable, Hashable, Sendable {
+        public struct Alternative: Codable, Hashable, Sendable {
+            public var text: String
+            public var confidence: Float
+        }
+        /// Its strokes (0-based positions in the ink, as `index` numbers one-stroke lines) and lines.
+        public var strokes: [Int]
+        public var lines: [Int]
+        public var text: String
+        /// The symbols it gives its transition (empty for a state's name or stray text).
+        public var symbols: [String]
+        public var confidence: Float
+        public var alternatives: [Alternative]
+        /// `transition`, `state` or `nothing`, with a description ("transition q0 → q1",
+        /// "state q2") and the strokes of that transition or state.
+        public var belongsTo: String
+        public var of: String
+        public var ownerStrokes: [Int]
+        /// Where it lies: [minX, minY, maxX, maxY] in sketch coordinates.
+        public var box: [Double]
     }
 
     /// An earlier line whose reading a later line changed (see `ReadingRevision`).
@@ -85,6 +111,8 @@ public struct RecognitionReport: Codable, Hashable, Sendable {
     }
 
     public var strokes: [StrokeEntry]
+    /// The handwritten labels read from the ink.
+    public var labels: [LabelEntry]
     public var states: [StateEntry]
     public var transitions: [TransitionEntry]
     public var simulations: [SimulationEntry]
@@ -96,7 +124,10 @@ public struct RecognitionReport: Codable, Hashable, Sendable {
     public var table: String
 
     /// A report on a sketch, the strokes that drew it (empty for a loaded document), and `words` run on it.
-    public init(sketch: Sketch, strokes: [RecognizedStroke] = [], revisions: [ReadingRevision] = [], words: [String]) {
+    public init(
+        sketch: Sketch, strokes: [RecognizedStroke] = [], revisions: [ReadingRevision] = [], labels: [RecognizedLabel] = [],
+        words: [String]
+    ) {
         let automaton = sketch.automaton()
         self.strokes = strokes.map {
             StrokeEntry(
@@ -104,7 +135,22 @@ public struct RecognitionReport: Codable, Hashable, Sendable {
                 confidence: $0.classification.confidence, rejected: $0.classification.isRejected,
                 shape: $0.reading?.shape.rawValue, rule: $0.reading?.rule?.rawValue,
                 outcome: $0.outcome.description, symbol: $0.symbol.rawValue, symbolIndex: $0.symbolIndex,
-                head: $0.isHead)
+                head: $0.isHead, kind: $0.symbol == .text ? "text" : "shape")
+        }
+        self.labels = labels.map { recognized in
+            let label = recognized.label
+            let belongsTo: String
+            switch label.owner {
+            case .transition: belongsTo = "transition"
+            case .state: belongsTo = "state"
+            case .nothing: belongsTo = "nothing"
+            }
+            return LabelEntry(
+                strokes: label.strokes, lines: recognized.lineNumbers, text: label.text, symbols: label.symbols,
+                confidence: label.confidence,
+                alternatives: label.alternatives.map { LabelEntry.Alternative(text: $0.text, confidence: $0.confidence) },
+                belongsTo: belongsTo, of: recognized.ownerDescription, ownerStrokes: recognized.ownerStrokes,
+                box: [label.box.minX, label.box.minY, label.box.maxX, label.box.maxY])
         }
         self.revisions = revisions.map {
             RevisionEntry(line: $0.line, changedBy: $0.changedBy, before: $0.before, after: $0.after)
@@ -147,6 +193,17 @@ public struct RecognitionReport: Codable, Hashable, Sendable {
                 }
                 let part = stroke.head ? "head of symbol \(stroke.symbolIndex)" : "symbol \(stroke.symbolIndex)"
                 lines.append("  #\(stroke.index) (line \(stroke.line), \(part): \(stroke.symbol)) \(seen): \(stroke.outcome)")
+            }
+            lines.append("")
+        }
+        if !labels.isEmpty {
+            lines.append("Labels:")
+            for label in labels {
+                let percent = Int((label.confidence * 100).rounded())
+                let others = label.alternatives.map { "\"\($0.text)\" \(Int(($0.confidence * 100).rounded()))%" }
+                let lineList = label.lines.map(String.init).joined(separator: ", ")
+                lines.append("  \"\(label.text)\" \(percent)% (line\(label.lines.count == 1 ? "" : "s") \(lineList)): \(label.of)"
+                    + (others.isEmpty ? "" : "; or " + others.joined(separator: ", ")))
             }
             lines.append("")
         }

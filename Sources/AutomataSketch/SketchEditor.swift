@@ -150,10 +150,11 @@ public struct SketchEditor: Sendable {
             let connected = changed.sketch.transitions.filter { $0.id < id && ($0.from == id || $0.to == id) }
             symbol.outcome = .stateAdded(state: id, name: name, isFinal: isFinal, connected: connected.map(changed.sketch.describe))
         }
-        if symbol.outcome.isRejected {
+        if symbol.outcome.isRejected && symbol.kind != .text {
             // Pending ink: kept for later strokes, not an undo step. The sketch follows the new
             // reading all the same: the ink may have changed how earlier symbols read (a head
-            // drawn apart joins a shaft, which may leave another arrow's reading).
+            // drawn apart joins a shaft, which may leave another arrow's reading). A handwritten
+            // label's stroke is committed like any other: it may give a transition its symbols.
             content.ink = changed.ink
             content.nextDrawing = changed.nextDrawing
             content.reading = changed.reading

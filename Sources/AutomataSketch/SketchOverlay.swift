@@ -10,6 +10,7 @@ public enum SketchOverlay {
     static let colors: [(SymbolKind, String)] = [
         (.state, "#1f77b4"), (.finalState, "#9467bd"), (.transition, "#2ca02c"), (.selfLoop, "#17becf"),
         (.initialArrow, "#ff7f0e"), (.openArrow, "#d62728"), (.rejected, "#999999"),
+        (.text, "#8c564b"),
     ]
 
     /// The SVG text. `lineNumbers[i]` labels ink stroke `i` (its line in the sketch file).
@@ -77,6 +78,29 @@ public enum SketchOverlay {
             if !label.isEmpty {
                 let middle = (a + b) / 2 + SketchPoint(-direction.y, direction.x) * 9
                 svg.append(#"<text \#(at(middle)) font-size="12" text-anchor="middle">\#(escape(label))</text>"#)
+            }
+        }
+        // The handwritten labels: a box round each, the text read above it, and a dotted line
+        // to what it belongs to (a transition's middle, a state's centre).
+        for label in reading.labels {
+            let box = label.box
+            svg.append(#"<rect \#(at(SketchPoint(box.minX - 2, box.minY - 2))) width="\#(number(box.width + 4))" height="\#(number(box.height + 4))" fill="none" stroke="\#(color(.text))" stroke-width="0.8"/>"#)
+            let percent = Int((label.confidence * 100).rounded())
+            svg.append(#"<text \#(at(SketchPoint(box.minX, box.minY - 5))) font-size="11" fill="\#(color(.text))">“\#(escape(label.text))” \#(percent)%</text>"#)
+            let target: SketchPoint?
+            switch label.owner {
+            case let .transition(id):
+                target = sketch.transition(id).map { transition in
+                    let points = transition.geometry.points
+                    return points.isEmpty ? transition.geometry.tip : points[points.count / 2]
+                }
+            case let .state(id):
+                target = sketch.state(id)?.center
+            case .nothing:
+                target = nil
+            }
+            if let target {
+                svg.append(#"<line \#(at(box.center, "x1", "y1")) \#(at(target, "x2", "y2")) stroke="\#(color(.text))" stroke-width="0.8" stroke-dasharray="1,2"/>"#)
             }
         }
         svg.append("</svg>")

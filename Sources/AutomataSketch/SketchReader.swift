@@ -11,6 +11,8 @@ public enum SymbolKind: String, Codable, Hashable, Sendable {
     /// An arrow with an end (or both) in empty space: resolved when a state appears there.
     case openArrow = "open arrow"
     case rejected
+    /// Handwriting: a label's strokes (see `SketchReading.labels`).
+    case text
 }
 
 /// One symbol of a reading: its strokes, how the classifier saw them, what the rules made of it.
@@ -28,8 +30,46 @@ public struct SketchReading: Sendable {
     public var sketch: Sketch
     /// The symbols in order of their first stroke.
     public var symbols: [ReadSymbol]
-    /// For each ink stroke, the index of its symbol in `symbols`.
+    /// For each ink stroke, the index of its symbol in `symbols` (a label's strokes are one
+    /// symbol of kind `.text`).
     public var symbolOfStroke: [Int]
+    /// The handwritten labels, in order of their first stroke: text read, what it belongs to.
+    public var labels: [HandwrittenLabel] = []
+
+    public init(sketch: Sketch, symbols: [ReadSymbol], symbolOfStroke: [Int], labels: [HandwrittenLabel] = []) {
+        self.sketch = sketch
+        self.symbols = symbols
+        self.symbolOfStroke = symbolOfStroke
+        self.labels = labels
+    }
+
+    /// The ink strokes of the symbol that made what a label belongs to (empty for nothing,
+    /// or a state or transition of the opened document).
+    public func strokes(of owner: LabelOwner) -> [Int] {
+        symbols.first { symbol in
+            switch (owner, symbol.outcome) {
+            case let (.state(id), .stateAdded(state, _, _, _)): return id == state
+            case let (.transition(id), .transitionAdded(transition, _, _)), let (.transition(id), .selfLoopAdded(transition, _)):
+                return id == transition
+            default: return false
+            }
+        }?.group.strokes ?? []
+    }
+
+    /// What a label belongs to, as a person would say it: "transition q0 → q1",
+    /// "self-loop on q1", "state q2", "nothing".
+    public func describe(_ owner: LabelOwner) -> String {
+        switch owner {
+        case let .transition(id): return sketch.transition(id).map(sketch.describe) ?? "a transition"
+        case let .state(id): return "state " + (sketch.state(id)?.name ?? "?")
+        case .nothing: return "nothing"
+        }
+    }
+
+    /// True when the ink stroke is handwriting (part of a label).
+    public func isText(stroke: Int) -> Bool {
+        symbols.indices.contains(symbolOfStroke[stroke]) && symbols[symbolOfStroke[stroke]].kind == .text
+    }
 }
 
 /// Remembers classifications of stroke groups, so re-reading the sketch after every stroke
@@ -38,6 +78,8 @@ public struct ClassificationCache: Sendable {
     /// Keyed by the strokes themselves, not their positions in the ink: erasing shifts
     /// positions, and a stroke must never get the classification of another.
     private var entries: [[Stroke]: Classification] = [:]
+    /// The character model's answers (`CharacterReading`), nil where it failed.
+    var characters: [CharacterKey: Classification?] = [:]
 
     public init() {}
 
@@ -72,32 +114,144 @@ public enum SketchReader {
         _ ink: [InkStroke], on base: Sketch = Sketch(), classifier: (any StrokeClassifying)?,
         cache: inout ClassificationCache
     ) throws -> SketchReading {
-        let states = StateFinder.find(ink)
-        let groups = SymbolGrouping.group(ink, states: states)
-        // Stage 3, text, goes here: the strokes of handwritten labels taken out of `groups`
-        // (decided against `states`: size against R, place inside a state or beside an
-        // arrow), never to become a state, an arrow or a loop. No label is read yet.
-        let classified = try classify(groups, ink: ink, classifier: classifier, cache: &cache)
+        let everything = StateFinder.find(ink)
+        // Stage 3, text: the strokes of handwritten labels, decided against the states found
+        // in all the ink (size against R, inside a state, beside a connector), taken out before
+        // the shapes are read again without them: a text stroke never becomes a state, an
+        // arrow or a loop.
+        let isText = TextFinder.textStrokes(ink, states: everything)
+        let shapeStrokes = ink.indices.filter { !isText[$0] }
+        let shapeInk = shapeStrokes.map { ink[$0] }
+        let states = shapeStrokes.count == ink.count ? everything : StateFinder.find(shapeInk)
+        let groups = SymbolGrouping.group(shapeInk, states: states)
+        let classified = try classify(groups, ink: shapeInk, classifier: classifier, cache: &cache)
         let order = resolutionOrder(classified.map { ($0.group, $0.classification) }, scale: states.scale)
         // Stage 7, names: the rules must see every state's name when they check a given one (a
         // name already used by a state drawn earlier is refused), so the structure is resolved
         // once with default names to learn which symbols become states, and once more with
-        // those states named q0, q1, … in drawing order, past the names given.
-        let first = resolve(classified, order: order, ink: ink, base: base, scale: states.scale, names: [:])
-        var names: [Int: String] = [:]
-        var used = Set(base.states.map(\.name))
-        for (index, symbol) in first.symbols.enumerated() {
-            guard case .stateAdded = symbol.outcome else { continue }
-            if let given = givenName(of: classified[index].group, ink: ink) {
-                used.insert(given)
-                continue
+        // those states named (by the name written inside them, or q0, q1, … in drawing order,
+        // past the names given) and the transitions given the symbols written beside them.
+        let first = resolve(classified, order: order, ink: shapeInk, base: base, scale: states.scale, names: [:], labelled: [:])
+        let labels = readLabels(
+            ink.indices.filter { isText[$0] }, ink: ink, sketch: first.sketch,
+            circles: TextFinder.stateCircles(everything, parameters: tuned.text), cache: &cache)
+        var labelNames: [Int: String] = [:]  // state id -> name written in it
+        var written: [Int: (symbols: [String], isEpsilon: Bool)] = [:]  // transition id -> symbols
+        for label in labels {
+            switch label.owner {
+            case let .state(id) where !label.text.isEmpty:
+                labelNames[id] = labelNames[id] == nil ? label.text : nil
+            case let .transition(id):
+                written[id, default: ([], false)].symbols += label.symbols.filter { !(written[id]?.symbols.contains($0) ?? false) }
+            default:
+                break
             }
+        }
+        // With symbols written beside transitions, a transition between states left without
+        // a label is an ε-move (as textbooks draw them).
+        if !written.isEmpty {
+            for transition in first.sketch.transitions where transition.isConnected && written[transition.id] == nil {
+                written[transition.id] = ([], true)
+            }
+        }
+        var names: [Int: String] = [:]
+        var labelled: [Int: (symbols: [String], isEpsilon: Bool)] = [:]
+        var used = Set(base.states.map(\.name))
+        var named: [(index: Int, id: Int)] = []
+        for (index, symbol) in first.symbols.enumerated() {
+            switch symbol.outcome {
+            case let .stateAdded(id, _, _, _):
+                if let given = givenName(of: classified[index].group, ink: shapeInk) {
+                    used.insert(given)
+                } else {
+                    named.append((index, id))
+                }
+            case let .transitionAdded(id, _, _), let .selfLoopAdded(id, _):
+                labelled[index] = written[id]
+            default:
+                break
+            }
+        }
+        for (index, id) in named {
+            guard let name = labelNames[id], SketchNames.problem(withStateName: name, in: Sketch(), excluding: nil) == nil,
+                !used.contains(name)
+            else { continue }
+            names[index] = name
+            used.insert(name)
+        }
+        for (index, _) in named where names[index] == nil {
             var number = 0
             while used.contains("q\(number)") { number += 1 }
             names[index] = "q\(number)"
             used.insert("q\(number)")
         }
-        return resolve(classified, order: order, ink: ink, base: base, scale: states.scale, names: names)
+        let shapes = resolve(classified, order: order, ink: shapeInk, base: base, scale: states.scale, names: names, labelled: labelled)
+        return merged(shapes, shapeStrokes: shapeStrokes, labels: labels, ink: ink)
+    }
+
+    /// Stage 3's labels: the text strokes grouped, attached to the states and transitions of
+    /// `sketch`, and read with the diagram's context (`CharacterReading`).
+    static func readLabels(
+        _ textStrokes: [Int], ink: [InkStroke], sketch: Sketch, circles: TextFinder.Circles, cache: inout ClassificationCache
+    ) -> [HandwrittenLabel] {
+        guard !textStrokes.isEmpty else { return [] }
+        let groups = LabelGrouping.group(textStrokes, ink: ink, circles: circles)
+        let owners = LabelAttachment.attach(groups, ink: ink, sketch: sketch, scale: circles.scale)
+        let isName = owners.map { if case .state = $0 { true } else { false } }
+        let characters = groups.indices.map { CharacterReading.characters(of: groups[$0], ink: ink, isName: isName[$0], cache: &cache) }
+        // An initial arrow takes no symbols ("Start" written at it is text of its own).
+        let takesSymbols = owners.map { owner in
+            if case let .transition(id) = owner { sketch.transition(id).map { !$0.isInitialMarker } ?? false } else { false }
+        }
+        let context = CharacterReading.context(
+            transitionLabels: characters.indices.filter { !isName[$0] }.map { characters[$0] },
+            stateNames: characters.indices.filter { isName[$0] }.map { characters[$0] })
+        return groups.indices.map { index in
+            let read = CharacterReading.read(characters[index], isName: isName[index], context: context)
+            return HandwrittenLabel(
+                strokes: groups[index], box: LabelBox(groups[index].flatMap { ink[$0].stroke.sketchPoints }),
+                text: read.text, symbols: takesSymbols[index] ? read.symbols : [], confidence: read.confidence,
+                alternatives: read.alternatives, owner: owners[index])
+        }
+    }
+
+    /// The reading of the shapes (indices into `shapeStrokes`) and the labels as one reading
+    /// of the whole ink: each label one symbol of kind `.text`, symbols in order of their
+    /// first stroke.
+    static func merged(_ shapes: SketchReading, shapeStrokes: [Int], labels: [HandwrittenLabel], ink: [InkStroke]) -> SketchReading {
+        var symbols: [ReadSymbol] = shapes.symbols.map { symbol in
+            var symbol = symbol
+            symbol.group.strokes = symbol.group.strokes.map { shapeStrokes[$0] }
+            symbol.group.heads = symbol.group.heads.map { shapeStrokes[$0] }
+            return symbol
+        }
+        for label in labels {
+            let group = SymbolGroup(
+                strokes: label.strokes, heads: [], drawing: label.strokes.map { ink[$0].stroke.sketchPoints },
+                isReversed: false, isConcentricCircles: false)
+            let reason = "handwritten label \"\(label.text)\" \(describe(label.owner, in: shapes.sketch))"
+            symbols.append(ReadSymbol(
+                group: group, classification: Classification(label: label.text, confidence: label.confidence, probabilities: [:], isRejected: false),
+                reading: nil, outcome: .rejected(reason: reason), kind: .text))
+        }
+        symbols.sort { $0.group.strokes[0] < $1.group.strokes[0] }
+        var symbolOfStroke = [Int](repeating: 0, count: ink.count)
+        for (index, symbol) in symbols.enumerated() {
+            for stroke in symbol.group.strokes { symbolOfStroke[stroke] = index }
+        }
+        return SketchReading(sketch: shapes.sketch, symbols: symbols, symbolOfStroke: symbolOfStroke, labels: labels)
+    }
+
+    /// "of transition q0 → q1", "naming state q2", "belonging to nothing".
+    static func describe(_ owner: LabelOwner, in sketch: Sketch) -> String {
+        switch owner {
+        case let .transition(id):
+            return sketch.transition(id).map { "of " + sketch.describe($0) } ?? "of a transition"
+        case let .state(id):
+            return "naming state " + (sketch.state(id)?.name ?? "?")
+        case .nothing:
+            return "belonging to nothing"
+        }
     }
 
     /// A symbol with the classifier's answer, and the shape it has whatever the classifier
@@ -199,7 +353,8 @@ public enum SketchReader {
     /// Stages 5 and 6: each symbol decided and applied in `order`, then the initial arrow;
     /// `names` names the states (by symbol) that have no given name.
     private static func resolve(
-        _ classified: [Classified], order: [Int], ink: [InkStroke], base: Sketch, scale: Double?, names: [Int: String]
+        _ classified: [Classified], order: [Int], ink: [InkStroke], base: Sketch, scale: Double?, names: [Int: String],
+        labelled: [Int: (symbols: [String], isEpsilon: Bool)]
     ) -> SketchReading {
         var sketch = base
         let nextBaseIDs = (sketch.nextStateID, sketch.nextTransitionID)
@@ -207,8 +362,12 @@ public enum SketchReader {
         for index in order {
             let symbol = classified[index]
             let labels = symbol.group.strokes.map { ink[$0] }
-            let symbols = labels.flatMap(\.symbols)
-            let isEpsilon = labels.contains { $0.isEpsilon }
+            var symbols = labels.flatMap(\.symbols)
+            var isEpsilon = labels.contains { $0.isEpsilon }
+            // Symbols typed take precedence over symbols written beside the transition.
+            if symbols.isEmpty && !isEpsilon, let written = labelled[index] {
+                (symbols, isEpsilon) = written
+            }
             let id = ink[symbol.group.strokes[0]].drawing
             let name = names[index] ?? givenName(of: symbol.group, ink: ink)
             (sketch.nextStateID, sketch.nextTransitionID) = (id, id)

@@ -19,6 +19,17 @@ public struct RecognizedStroke: Hashable, Sendable {
     public var notes: [String]
 }
 
+/// A handwritten label of a sketch file's ink, as reported (see `HandwrittenLabel`).
+public struct RecognizedLabel: Hashable, Sendable {
+    public var label: HandwrittenLabel
+    /// The 1-based file lines of its strokes.
+    public var lineNumbers: [Int]
+    /// The ink strokes of the state or transition it belongs to (empty for nothing).
+    public var ownerStrokes: [Int]
+    /// What it belongs to, as a person would say it: "transition q0 → q1", "state q2", "nothing".
+    public var ownerDescription: String
+}
+
 /// An earlier line whose reading changed when a later line arrived (an arrow drawn before its
 /// target state, a head drawn after its shaft, a circle that made a state final): an editor
 /// redraws it.
@@ -39,6 +50,8 @@ public struct Recognition: Sendable {
     public var strokes: [RecognizedStroke]
     /// Earlier decisions that later lines changed, in the order they happened.
     public var revisions: [ReadingRevision]
+    /// The handwritten labels read from the ink, in order of their first stroke.
+    public var labels: [RecognizedLabel]
     /// The editor holding the sketch's ink (undo steps back drawing by drawing).
     public var editor: SketchEditor
     public var sketch: Sketch { editor.sketch }
@@ -91,7 +104,13 @@ public enum SketchRecognizer {
                 notes: notes(for: line, kind: symbol.kind)))
             firstStroke += line.strokes.count
         }
-        return Recognition(strokes: recognized, revisions: revisions, editor: editor)
+        let lineOfStroke = lines.flatMap { line in line.strokes.map { _ in line.lineNumber } }
+        let labels = reading.labels.map { label in
+            RecognizedLabel(
+                label: label, lineNumbers: Array(Set(label.strokes.map { lineOfStroke[$0] })).sorted(),
+                ownerStrokes: reading.strokes(of: label.owner), ownerDescription: reading.describe(label.owner))
+        }
+        return Recognition(strokes: recognized, revisions: revisions, labels: labels, editor: editor)
     }
 
     /// One text per line read so far: its symbol's kind and outcome.

@@ -86,7 +86,8 @@ struct RecognizeCommand: ParsableCommand {
             try AutomatonDocument.save(recognition.sketch, to: URL(fileURLWithPath: save))
         }
         let report = RecognitionReport(
-            sketch: recognition.sketch, strokes: recognition.strokes, revisions: recognition.revisions, words: simulate)
+            sketch: recognition.sketch, strokes: recognition.strokes, revisions: recognition.revisions,
+            labels: recognition.labels, words: simulate)
         print(json ? try report.json() : report.text)
     }
 

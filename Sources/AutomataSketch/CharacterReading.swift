@@ -1,0 +1,232 @@
+import StrokeImage
+import StrokeKit
+
+/// Reading handwritten labels: characters segmented, each classified by the character model
+/// (through `readCharacter`, the one call of it), separators decided by geometry, and each
+/// character chosen within what the diagram's own evidence allows (its transitions' alphabet
+/// digits or letters by a vote over all its transition labels; a state name a letter then
+/// digits or letters, by a vote over all its state names). Nothing is read that nobody wrote:
+/// every character comes from ink.
+enum CharacterReading {
+    /// The bundled character model (UNIPEN), loaded once; nil when it cannot be loaded.
+    static let model: ShapeClassifier? = try? ShapeClassifier.bundledLabels()
+
+    /// The one call of the character model: a character's strokes, and the box of the label
+    /// line it sits in (its size and place against that box tell `.` from `,` from `1`, and
+    /// `o` from `O` from `0`, for a model that reads them; today's model reads the strokes
+    /// alone, aspect-fit). Throws when no model is available.
+    static func readCharacter(_ strokes: [Stroke], lineBox: LabelBox) throws -> Classification {
+        guard let model else { throw CharacterReadingError.noModel }
+        return try model.classify(strokes)
+    }
+
+    static let digits = (0...9).map(String.init)
+    static let lowercase = "abcdefghijklmnopqrstuvwxyz".map(String.init)
+    static let uppercase = "ABCDEFGHIJKLMNOPQRSTUVWXYZ".map(String.init)
+    static let separators: Set<String> = [",", "+", ".", ";"]
+    /// Digits and the letters that look like them (`0` `o` `O`, `1` `l` `I`), and the other letters.
+    static let digitLike = digits + ["o", "O", "l", "I", "i", "j", "D"]
+    static let otherLetters = (lowercase + uppercase).filter { !digitLike.contains($0) }
+
+    /// One character of a label: its strokes (ink indices), box, the model's answer, and
+    /// whether geometry makes it a separator.
+    struct Character {
+        var strokes: [Int]
+        var box: LabelBox
+        var classification: Classification?
+        var separator: String?
+    }
+
+    /// The label's strokes cut into characters, left to right: strokes whose horizontal
+    /// extents overlap by `characterOverlap` of the narrower are one character.
+    static func segment(_ strokes: [Int], ink: [InkStroke], keepingLowStrokesApart: Bool = true) -> [[Int]] {
+        let overlap = tuned.text.characterOverlap
+        let boxes = Dictionary(uniqueKeysWithValues: strokes.map { ($0, LabelBox(ink[$0].stroke.sketchPoints)) })
+        let line = strokes.map { boxes[$0]! }.reduce(boxes[strokes[0]]!) { $0.union($1) }
+        // A small stroke in the line's lower half (a comma or a dot tucked under a letter) is a
+        // character of its own, and so is the stroke after it.
+        func isLow(_ box: LabelBox) -> Bool {
+            keepingLowStrokesApart && box.size <= tuned.text.separatorHeight * line.height && box.center.y > line.center.y
+        }
+        // Widths padded by a twentieth of the line's height: a vertical bar has none.
+        let pad = 0.05 * line.height
+        var characters: [(strokes: [Int], box: LabelBox)] = []
+        for stroke in strokes.sorted(by: { (boxes[$0]!.minX, $0) < (boxes[$1]!.minX, $1) }) {
+            let box = boxes[stroke]!
+            if let last = characters.last, !isLow(box), !(last.strokes.count == 1 && isLow(last.box)) {
+                let shared = min(last.box.maxX, box.maxX) - max(last.box.minX, box.minX) + 2 * pad
+                let narrower = min(last.box.width, box.width) + 2 * pad
+                if shared >= overlap * narrower {
+                    characters[characters.count - 1] = (last.strokes + [stroke], last.box.union(box))
+                    continue
+                }
+            }
+            characters.append(([stroke], box))
+        }
+        return characters.map { $0.strokes.sorted() }
+    }
+
+    /// The characters of a label, each classified (nil without a model), and separators
+    /// decided by geometry: a character between two others that is small (at most
+    /// `separatorHeight` of the line's height) or lies low (its top below the middle of its
+    /// neighbours) is a dot (smaller than a fifth of the line's height), a comma (its middle in
+    /// the line's lower half) or a plus; so is one of two crossing strokes between two others,
+    /// or one the model reads as `+`. A state's name has separators only between braces
+    /// (`{q2,f}`).
+    static func characters(of strokes: [Int], ink: [InkStroke], isName: Bool = false, cache: inout ClassificationCache) -> [Character] {
+        let line = LabelBox(strokes.flatMap { ink[$0].stroke.sketchPoints })
+        let parts = segment(strokes, ink: ink, keepingLowStrokesApart: !isName)
+        let boxes = parts.map { part in LabelBox(part.flatMap { ink[$0].stroke.sketchPoints }) }
+        var characters = parts.indices.map { index in
+            Character(strokes: parts[index], box: boxes[index], classification: cache.character(parts[index].map { ink[$0].stroke }, lineBox: line), separator: nil)
+        }
+        let braced = isName && characters.contains { isBrace($0) }
+        guard !isName || braced else { return characters }
+        for position in characters.indices.dropFirst().dropLast() {
+            let box = boxes[position]
+            let neighbours = (boxes[position - 1].center.y + boxes[position + 1].center.y) / 2
+            let small = box.height <= tuned.text.separatorHeight * line.height
+            let low = box.minY > neighbours
+            let classification = characters[position].classification
+            let crossing = !isName && parts[position].count == 2 && box.center.y < line.center.y + 0.25 * line.height
+                && box.center.y > line.center.y - 0.25 * line.height
+            if small || low {
+                characters[position].separator = box.size <= 0.2 * line.height ? "." : box.center.y > line.center.y ? "," : "+"
+            } else if crossing || (classification.map { !$0.isRejected && $0.label == "+" } ?? false) {
+                characters[position].separator = "+"
+            }
+        }
+        return characters
+    }
+
+    /// The category votes of a diagram: for its transition labels, digits or lowercase
+    /// letters; for its state names, the first letter's case and what follows it.
+    struct Context {
+        var transitionCharacters = digits
+        var nameInitials = lowercase
+        var singleLetterNames = uppercase
+        var nameFollowers = digits
+        /// The letter the diagram's names of two or more characters share (`q` of q0, q1, …),
+        /// when it has two such names or more.
+        var sharedInitial: String?
+    }
+
+    static func context(transitionLabels: [[Character]], stateNames: [[Character]]) -> Context {
+        func mass(_ characters: [Character], _ labels: [String]) -> Float {
+            characters.compactMap(\.classification).map { c in labels.reduce(0) { $0 + (c.probabilities[$1] ?? 0) } }.reduce(0, +)
+        }
+        var context = Context()
+        // Digits or letters: the model's probability mass on digits and the letters that look
+        // like them (`0` `o` `O`, `1` `l` `I`) against the other letters, over every character of
+        // the diagram's transition labels.
+        let symbols = transitionLabels.flatMap { $0.filter { $0.separator == nil } }
+        context.transitionCharacters = mass(symbols, digitLike) >= mass(symbols, otherLetters) ? digits : lowercase
+        // Names: the case of their first letter by the model's mass, names of one letter apart
+        // from longer ones (single letters are mostly capitals: A, B, S); what follows the
+        // first letter, digits or letters, by mass as for transitions.
+        let letters = stateNames.map { $0.filter { $0.separator == nil && !isBrace($0) } }
+        let single = letters.filter { $0.count == 1 }.compactMap(\.first), long = letters.filter { $0.count >= 2 }.compactMap(\.first)
+        context.singleLetterNames = mass(single, lowercase) > mass(single, uppercase) ? lowercase : uppercase
+        context.nameInitials = mass(long, lowercase) > mass(long, uppercase) ? lowercase : uppercase
+        let followers = letters.flatMap { $0.dropFirst() }
+        context.nameFollowers = mass(followers, digitLike) >= mass(followers, otherLetters) ? digits : uppercase + lowercase
+        let longInitials = long.compactMap(\.classification)
+        if longInitials.count >= 2 {
+            // Names of a letter and digits are mostly q0, q1, …: `q` counts `initialQWeight` times.
+            func score(_ letter: String) -> Float {
+                longInitials.reduce(0) { $0 + ($1.probabilities[letter] ?? 0) } * (letter.lowercased() == "q" ? Float(tuned.text.initialQWeight) : 1)
+            }
+            context.sharedInitial = context.nameInitials.max { a, b in (score(a), b) < (score(b), a) }
+        }
+        return context
+    }
+
+    /// True when the model reads a character as a brace (`{q0}`, a state of a subset construction).
+    static func isBrace(_ character: Character) -> Bool {
+        guard let classification = character.classification else { return false }
+        return ["{", "}"].contains(classification.label) && classification.confidence >= 0.5
+    }
+
+    /// The label read: text, symbols, confidence, alternatives. `isName` reads a state's name.
+    static func read(_ characters: [Character], isName: Bool, context: Context) -> (text: String, symbols: [String], confidence: Float, alternatives: [LabelAlternative]) {
+        var choices: [[(label: String, probability: Float)]] = []
+        var startOfName = true, seenLetter = false
+        for character in characters {
+            if let separator = character.separator {
+                choices.append([(separator, 1)])
+                startOfName = true
+                continue
+            }
+            guard let classification = character.classification else {
+                choices.append([("?", 0)])
+                continue
+            }
+            if isName && isBrace(character) {
+                choices.append([(classification.label, 1)])
+                continue
+            }
+            let letterCount = characters.filter { $0.separator == nil && !isBrace($0) }.count
+            let initials = letterCount == 1 ? context.singleLetterNames : context.nameInitials
+            let allowed = isName ? (startOfName ? initials : context.nameFollowers) : context.transitionCharacters
+            var ranked = allowed.compactMap { label in classification.probabilities[label].map { (label, $0) } }
+                .sorted { ($0.1, $1.0) > ($1.1, $0.0) }
+            // A name of two characters or more starts with the letter the diagram's names share.
+            if isName && startOfName && !seenLetter,
+                let shared = context.sharedInitial, letterCount >= 2,
+                let index = ranked.firstIndex(where: { $0.0 == shared })
+            {
+                ranked.insert(ranked.remove(at: index), at: 0)
+            }
+            startOfName = false
+            seenLetter = true
+            let total = max(ranked.reduce(0) { $0 + $1.1 }, 1e-12)
+            choices.append(Array(ranked.prefix(2)).map { ($0.0, $0.1 / total) })
+        }
+        let best = choices.map { $0.first ?? ("?", 0) }
+        let text = best.map(\.label).joined()
+        let confidence = best.map(\.probability).reduce(1, *)
+        var alternatives: [LabelAlternative] = []
+        for (position, options) in choices.enumerated() where options.count > 1 && options[0].probability > 0 {
+            var labels = best.map(\.label)
+            labels[position] = options[1].label
+            alternatives.append(LabelAlternative(
+                text: labels.joined(), confidence: confidence * options[1].probability / options[0].probability))
+        }
+        alternatives.sort { ($0.confidence, $1.text) > ($1.confidence, $0.text) }
+        return (text, symbols(of: text), confidence, Array(alternatives.prefix(3)))
+    }
+
+    /// A label's text split at its separators into the symbols it gives a transition.
+    static func symbols(of text: String) -> [String] {
+        var result: [String] = []
+        for part in text.split(whereSeparator: { separators.contains(String($0)) }).map(String.init)
+        where !part.isEmpty && !result.contains(part) {
+            result.append(part)
+        }
+        return result
+    }
+}
+
+/// Why a character could not be read.
+enum CharacterReadingError: Error, CustomStringConvertible {
+    case noModel
+
+    var description: String { "the bundled character model could not be loaded" }
+}
+
+extension ClassificationCache {
+    /// The character model's answer for one character (`CharacterReading.readCharacter`),
+    /// classified once per strokes and line box; nil when no model is available.
+    mutating func character(_ strokes: [Stroke], lineBox: LabelBox) -> Classification? {
+        let key = CharacterKey(strokes: strokes, lineBox: lineBox)
+        if let known = characters[key] { return known }
+        let result = try? CharacterReading.readCharacter(strokes, lineBox: lineBox)
+        characters.updateValue(result, forKey: key)
+        return result
+    }
+}
+
+struct CharacterKey: Hashable, Sendable {
+    var strokes: [Stroke]
+    var lineBox: LabelBox
+}

@@ -1,0 +1,262 @@
+import Foundation
+
+/// Parameters of the text stage (`TextFinder`, `LabelGrouping`, `LabelAttachment`,
+/// `CharacterReading`); units as in `ReaderParameters`. Chosen on the tuning half of
+/// `fa-diagrams`' whole ink (`ink/`), never on the check half.
+struct TextParameters: Codable, Hashable, Sendable {
+    /// [× largest circle] Circles at least this share of the largest one measure the text
+    /// stage's R (the states' circles, not a `0` or an `o` written in a label).
+    var scaleShare = 0.5
+    /// [R] A round drawing at least this big is a state's circle, never text.
+    var stateMinimumRadius = 0.6
+    /// [R] A drawing at least this big across (the larger side of its box) is a shape.
+    var shapeMinimumSize = 1.6
+    /// [× radius] A drawing whose points' centre lies this near a state's centre, and that is
+    /// smaller than `insideMaximumSize` of its diameter, is written inside it: its name.
+    var insideReach = 0.9
+    /// [× diameter] See `insideReach`.
+    var insideMaximumSize = 0.75
+    /// [R] A small drawing with an end this near a state's rim is a connector's (an arrow
+    /// between near states, a head at a rim).
+    var rimReach = 0.3
+    /// [R] A small elongated drawing whose end lies this near a state's rim, heading for its
+    /// centre (within `pointingAngle`), is an arrow into it (a short initial arrow).
+    var pointingReach = 0.8
+    /// [degrees] See `pointingReach`.
+    var pointingAngle = 30.0
+    /// [R] A small drawing this near an end of a connector is its head (or its other part).
+    var connectorEndReach = 0.4
+    /// [R] Text drawings whose boxes lie this near each other, written one after the other,
+    /// are one label (`a,b`, `q0`, `0+1`).
+    var letterGap = 1.0
+    /// [R] A label's centre at most this far from a transition's middle third (a self-loop's
+    /// whole loop) gives that transition its symbols.
+    var attachReach = 2.0
+    /// [strokes] A small drawing near a connector's end is its head only when drawn at most
+    /// this many strokes before or after it, unless it lies within `touchingEndReach`.
+    var headTimeReach = 2.0
+    /// [R] See `headTimeReach`.
+    var touchingEndReach = 0.15
+    /// [×] The weight of the letter `q` when the diagram's names of a letter and digits vote
+    /// for the letter they share (q0, q1, … is the textbooks' convention).
+    var initialQWeight = 3.0
+    /// [× smaller width] Strokes of one label whose widths overlap this much are one character
+    /// (`+`, `t`, `4`, `E`).
+    var characterOverlap = 0.6
+    /// [× label height] A character at most this tall between two others is a separator.
+    var separatorHeight = 0.45
+}
+
+/// The text stage of the whole-sketch reading: which strokes are handwriting, decided in
+/// context once the states are known (never a state's circle, an arrow or a loop).
+enum TextFinder {
+    /// The states' circles as the text stage sees them, and its scale R.
+    struct Circles {
+        var circles: [(center: SketchPoint, radius: Double, piece: Int, state: Int)]
+        var scale: Double?
+    }
+
+    /// The circles of the states: round drawings of at least `stateMinimumRadius` R, where R
+    /// is measured on circles of at least `scaleShare` of the largest one.
+    static func stateCircles(_ states: StateSet, parameters: TextParameters) -> Circles {
+        let round = states.circles.filter { !states.isLoopRound[$0.piece] }
+        guard let largest = round.map(\.radius).max(), largest > 0 else { return Circles(circles: [], scale: nil) }
+        // A final state's outer circle left out, and the lower median taken: a diagram of a few
+        // states, one of them drawn big, keeps the scale of the others.
+        let inner = round.filter { circle in
+            !round.contains { $0.radius < circle.radius && Geometry.areConcentric([($0.center, $0.radius), (circle.center, circle.radius)]) }
+        }.map(\.radius)
+        let largestInner = inner.max() ?? largest
+        let candidates = inner.filter { $0 >= parameters.scaleShare * largestInner }.sorted()
+        let scale = candidates.isEmpty ? largest : candidates[(candidates.count - 1) / 2]
+        // A round letter written inside a state (a `0`, an `o`) is no state.
+        var circles = round.filter { circle in
+            circle.radius >= parameters.stateMinimumRadius * scale && !round.contains { other in
+                circle.radius < parameters.insideMaximumSize * other.radius
+                    && Geometry.distance(circle.center, other.center) < parameters.insideReach * other.radius
+            }
+        }.map { (center: $0.center, radius: $0.radius, piece: $0.piece, state: states.statePiece[$0.piece]) }
+        for piece in states.pieces.indices where states.isShakyState[piece] {
+            let measures = states.measures[states.pieces[piece][0]]
+            circles.append((center: measures.centroid, radius: measures.meanRadius, piece: piece, state: states.statePiece[piece]))
+        }
+        return Circles(circles: circles, scale: scale)
+    }
+
+    /// For every ink stroke, true when it is handwriting. Decided per drawing (the strokes
+    /// of one drawing are one symbol): a drawing a front end classified, or that carries a
+    /// typed name or symbols, is a shape; so is a state's circle and anything at least
+    /// `shapeMinimumSize` R across. Written inside a state, it is text (the state's name).
+    /// Of the rest, a drawing with an end on a state's rim, or near an end of a connector
+    /// (a shape that is not a state), is a shape, repeated until nothing changes (a short
+    /// arrow between two near states, then its head); whatever is left is text.
+    static func textStrokes(_ ink: [InkStroke], states: StateSet) -> [Bool] {
+        let parameters = tuned.text
+        let found = stateCircles(states, parameters: parameters)
+        guard let scale = found.scale else { return [Bool](repeating: false, count: ink.count) }
+        let pieces = states.pieces, measures = states.measures
+        let boxes = measures.map { LabelBox($0.points) }
+        enum Kind { case shape, text }
+        var kind = [Kind?](repeating: nil, count: pieces.count)
+        let statePieces = Set(found.circles.map(\.piece)).union(pieces.indices.filter { piece in
+            found.circles.contains { states.statePiece[$0.piece] == states.statePiece[piece] }
+        })
+        for piece in pieces.indices {
+            let strokes = pieces[piece]
+            if statePieces.contains(piece)
+                || strokes.contains(where: { ink[$0].shape != nil || ink[$0].name != nil || !ink[$0].symbols.isEmpty || ink[$0].isEpsilon })
+            {
+                kind[piece] = .shape
+                continue
+            }
+            let box = strokes.map { boxes[$0] }.reduce(boxes[strokes[0]]) { $0.union($1) }
+            let center = Geometry.centroid(strokes.flatMap { measures[$0].points })
+            // A loosely round drawing half the circle's size or more is a circle drawn round
+            // it or in it (a final state's other circle), not a name.
+            let round = states.isLooselyRound[piece] || states.isRound[piece]
+            let inside = found.circles.contains { circle in
+                Geometry.distance(center, circle.center) < parameters.insideReach * circle.radius
+                    && box.size < parameters.insideMaximumSize * 2 * circle.radius
+                    && !(round && measures[strokes[0]].meanRadius >= 0.5 * circle.radius)
+            }
+            if inside {
+                kind[piece] = .text
+            } else if box.size >= parameters.shapeMinimumSize * scale {
+                kind[piece] = .shape
+            }
+        }
+        // Connectors found by their own geometry (an end on a rim, heading into a state) …
+        for piece in pieces.indices where kind[piece] == nil {
+            let strokes = pieces[piece].map { measures[$0] }
+            let onRim = strokes.contains { stroke in
+                [stroke.start, stroke.last].contains { end in
+                    found.circles.contains { abs(Geometry.distance(end, $0.center) - $0.radius) < parameters.rimReach * scale }
+                }
+            }
+            let pointing = strokes.contains { stroke in
+                stroke.chord >= 0.8 * LabelBox(stroke.points).size && found.circles.contains { circle in
+                    let tip = stroke.farthest
+                    let gap = Geometry.distance(tip, circle.center) - circle.radius
+                    let heading = tip - stroke.start, toCentre = circle.center - tip
+                    let cosine = (heading * toCentre).sum() / max(Geometry.distance(tip, stroke.start) * Geometry.distance(circle.center, tip), 1e-9)
+                    return gap >= 0 && gap < parameters.pointingReach * scale && cosine >= cos(parameters.pointingAngle * .pi / 180)
+                }
+            }
+            if onRim || pointing { kind[piece] = .shape }
+        }
+        // … then their heads: small drawings at a connector's end, drawn right before or after
+        // it (or touching its end). Heads do not carry heads: text written on after an arrow's
+        // start ("Start") stays text.
+        let connectors = pieces.indices.filter { kind[$0] == .shape && !statePieces.contains($0) }
+        for piece in pieces.indices where kind[piece] == nil {
+            let strokes = pieces[piece]
+            let isHead = connectors.contains { connector in
+                let apart = abs(pieces[connector][0] - strokes[0])
+                let reach = (Double(apart) <= parameters.headTimeReach ? parameters.connectorEndReach : parameters.touchingEndReach) * scale
+                return pieces[connector].contains { shaft in
+                    [measures[shaft].start, measures[shaft].last].contains { end in
+                        strokes.contains { stroke in measures[stroke].points.contains { Geometry.distance($0, end) < reach } }
+                    }
+                }
+            }
+            if isHead { kind[piece] = .shape }
+        }
+        var result = [Bool](repeating: false, count: ink.count)
+        for piece in pieces.indices where kind[piece] != .shape {
+            for stroke in pieces[piece] { result[stroke] = true }
+        }
+        return result
+    }
+}
+
+/// Handwriting grouped into labels: the strokes written inside one state are its name; other
+/// text strokes written one after the other within `letterGap` R of each other are one label.
+enum LabelGrouping {
+    /// Groups of ink indices (each in drawing order, groups in order of their first stroke).
+    static func group(_ textStrokes: [Int], ink: [InkStroke], circles: TextFinder.Circles) -> [[Int]] {
+        guard let scale = circles.scale else { return textStrokes.map { [$0] } }
+        let parameters = tuned.text
+        let boxes = textStrokes.map { LabelBox(ink[$0].stroke.sketchPoints) }
+        let insideOf = textStrokes.indices.map { index -> Int? in
+            let center = Geometry.centroid(ink[textStrokes[index]].stroke.sketchPoints.nonEmptyOrOrigin)
+            return circles.circles.indices.filter {
+                Geometry.distance(center, circles.circles[$0].center) < parameters.insideReach * circles.circles[$0].radius
+            }.min { Geometry.distance(center, circles.circles[$0].center) < Geometry.distance(center, circles.circles[$1].center) }
+                .map { circles.circles[$0].state }
+        }
+        var parent = Array(textStrokes.indices)
+        func root(_ index: Int) -> Int {
+            var index = index
+            while parent[index] != index { index = parent[index] }
+            return index
+        }
+        func join(_ a: Int, _ b: Int) {
+            let (ra, rb) = (root(a), root(b))
+            if ra != rb { parent[max(ra, rb)] = min(ra, rb) }
+        }
+        for a in textStrokes.indices {
+            for b in textStrokes.indices where b > a {
+                if let state = insideOf[a], insideOf[b] == state {
+                    join(a, b)
+                    continue
+                }
+                // Never across two states; into a state's name only written right after it.
+                if let first = insideOf[a], let second = insideOf[b], first != second { continue }
+                // Written one after the other (no shape drawn between) and near: one label.
+                let consecutive = textStrokes[b] - textStrokes[a] == b - a && b - a <= 2
+                let reach = (consecutive ? 1 : insideOf[a] != nil || insideOf[b] != nil ? 0 : 0.5) * parameters.letterGap * scale
+                if boxes[a].gap(to: boxes[b]) <= reach { join(a, b) }
+            }
+        }
+        var groups: [Int: [Int]] = [:]
+        for index in textStrokes.indices { groups[root(index), default: []].append(textStrokes[index]) }
+        return groups.keys.sorted().map { groups[$0]! }
+    }
+}
+
+/// Labels attached to what they belong to: a label inside a state names it; any other label
+/// goes to the transition whose middle third (a self-loop's loop) is nearest, within
+/// `attachReach` R, each transition taking the nearest label first (so two labels competing
+/// for one arrow, or one label between two arrows, are decided by distance and by which arrow
+/// has no label yet); a label left over goes to its nearest transition within reach, or to
+/// nothing.
+enum LabelAttachment {
+    static func attach(_ groups: [[Int]], ink: [InkStroke], sketch: Sketch, scale: Double?) -> [LabelOwner] {
+        guard let scale else { return groups.map { _ in .nothing } }
+        let parameters = tuned.text
+        let boxes = groups.map { group in LabelBox(group.flatMap { ink[$0].stroke.sketchPoints }) }
+        var owners = [LabelOwner?](repeating: nil, count: groups.count)
+        for (index, group) in groups.enumerated() {
+            let center = Geometry.centroid(group.flatMap { ink[$0].stroke.sketchPoints }.nonEmptyOrOrigin)
+            let state = sketch.states.filter {
+                Geometry.distance(center, $0.center) < parameters.insideReach * $0.radius
+                    && boxes[index].size < parameters.insideMaximumSize * 2 * $0.outerRadius
+            }.min { Geometry.distance(center, $0.center) < Geometry.distance(center, $1.center) }
+            if let state { owners[index] = .state(state.id) }
+        }
+        let middles = sketch.transitions.map { transition -> [SketchPoint] in
+            let points = transition.geometry.points
+            if transition.kind == .selfLoop { return points }
+            let tipIndex = points.firstIndex(of: transition.geometry.tip) ?? points.count - 1
+            let shaft = Array(points[...tipIndex])
+            return Array(shaft[Geometry.portion(shaft, (1.0 / 3)...(2.0 / 3))]).nonEmptyOrOrigin
+        }
+        var pairs: [(label: Int, transition: Int, distance: Double)] = []
+        for label in groups.indices where owners[label] == nil {
+            for transition in sketch.transitions.indices {
+                let distance = Geometry.distance(boxes[label].center, toPolyline: middles[transition])
+                if distance <= parameters.attachReach * scale { pairs.append((label, transition, distance)) }
+            }
+        }
+        pairs.sort { ($0.distance, $0.label, $0.transition) < ($1.distance, $1.label, $1.transition) }
+        var taken = Set<Int>()
+        for pair in pairs where owners[pair.label] == nil && !taken.contains(pair.transition) {
+            owners[pair.label] = .transition(sketch.transitions[pair.transition].id)
+            taken.insert(pair.transition)
+        }
+        for pair in pairs where owners[pair.label] == nil {
+            owners[pair.label] = .transition(sketch.transitions[pair.transition].id)
+        }
+        return owners.map { $0 ?? .nothing }
+    }
+}
