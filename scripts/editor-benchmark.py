@@ -9,6 +9,8 @@
     scripts/editor-benchmark.py --mode kill          # SIGKILL during the load, restart, count
     scripts/editor-benchmark.py --mode balanced --store postgres://...   # two servers behind nginx
     scripts/editor-benchmark.py --mode expire        # 10,000 sessions come and go: RSS
+    scripts/editor-benchmark.py --mode latency --sketch ../shared/datasets/fa-diagrams/ink/writer010_fa_005.ndjson
+                                                     # one diagram's strokes into one session, no load
     scripts/editor-benchmark.py --json               # one JSON object on stdout
 
 --mode load (the default):
@@ -22,6 +24,9 @@
    diagram stroke after stroke for --seconds, clearing and starting again when it is done.
    Errors are answers other than 200 and failed connections; lost strokes are strokes this
    client had answered with 200 minus the strokes the server counted in each session at the end.
+--mode latency: part 1 only (the diagram drawn --repeats times, one session each, one request
+   at a time), with the spread of the server's time (quartiles, min, max) and the machine's
+   load average before and after: the figure of stroke to automaton on a quiet server.
 --mode kill: the load for --seconds, then SIGKILL, the server started again on the same store,
    and every session read back: acknowledged strokes (200 before the kill) against strokes found.
 --mode balanced: two servers on one --store (PostgreSQL) behind Debian's nginx (round-robin,
@@ -125,7 +130,7 @@ def percentile(values, fraction):
     return ordered[min(len(ordered) - 1, max(0, math.ceil(fraction * len(ordered)) - 1))]
 
 
-def latency(host, port, strokes, repeats):
+def latency(host, port, strokes, repeats, spread=False):
     client = Client(host, port)
     server, roundtrip = [], []
     for _ in range(repeats):
@@ -144,7 +149,10 @@ def latency(host, port, strokes, repeats):
         "server_ms_p50": round(statistics.median(server), 3), "server_ms_p95": round(percentile(server, 0.95), 3),
         "server_ms_max": round(max(server), 3),
         "roundtrip_ms_p50": round(statistics.median(roundtrip), 3), "roundtrip_ms_p95": round(percentile(roundtrip, 0.95), 3),
-    }
+    } | ({
+        "server_ms_min": round(min(server), 3), "server_ms_q1": round(percentile(server, 0.25), 3),
+        "server_ms_q3": round(percentile(server, 0.75), 3),
+    } if spread else {})
 
 
 def load(host, port, strokes, sessions, seconds, stop=None, read_back=True):
@@ -423,7 +431,7 @@ def redact(url):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--mode", choices=["load", "kill", "balanced", "expire"], default="load")
+    parser.add_argument("--mode", choices=["load", "latency", "kill", "balanced", "expire"], default="load")
     parser.add_argument("--url", help="a running server (--mode load only; default: start strokekit serve --port 0)")
     parser.add_argument("--strokekit", default=os.environ.get("STROKEKIT", str(ROOT / ".build/release/strokekit")))
     parser.add_argument("--store", help="the started server's --store (default: sqlite: in a new temporary folder)")
@@ -448,6 +456,9 @@ def main():
             result = {"balanced": balanced_test(arguments, strokes, store)}
             b = result["balanced"]
             ok = b["errors"] == 0 and b["lost_strokes"] == 0 and b["sessions_differing_between_servers"] == 0
+        elif arguments.mode == "latency":
+            result = {"latency": latency_mode(arguments, strokes, store)}
+            ok = True
         elif arguments.mode == "expire":
             result = {"expire": expire_test(arguments, strokes, store)}
             ok = result["expire"]["refused"] == 0
@@ -474,6 +485,25 @@ def main():
         for part, figures in ((key, value) for key, value in result.items() if key not in ("machine", "client")):
             print(part + ": " + ", ".join(f"{key} {value}" for key, value in figures.items()))
     return 0 if ok else 1
+
+
+def latency_mode(arguments, strokes, store):
+    """The latency part alone, with its spread and the load average around it."""
+    server = None if arguments.url else Server(arguments.strokekit, store, cwd=arguments.workdir)
+    url = arguments.url or server.url
+    try:
+        parsed = urlparse(url)
+        if not arguments.json:
+            print(f"latency: {len(strokes)}-stroke diagram x {arguments.repeats} at {url} ({redact(store)})", file=sys.stderr)
+        before = os.getloadavg()
+        figures = latency(parsed.hostname, parsed.port, strokes, arguments.repeats, spread=True)
+        after = os.getloadavg()
+    finally:
+        if server:
+            server.stop()
+    figures["load_average_1min_before_after"] = [round(before[0], 2), round(after[0], 2)]
+    figures["logical_cores"] = os.cpu_count()
+    return figures
 
 
 def load_mode(arguments, strokes, store):

@@ -304,6 +304,7 @@ canvas.addEventListener("pointerdown", (event) => {
   canvas.setPointerCapture(event.pointerId);
   editor.current = [pointFrom(event)];
   editor.currentStart = performance.now();
+  editor.pointerType = event.pointerType;
   render();
 });
 
@@ -337,7 +338,7 @@ function finishStroke(event) {
     return;
   }
   editor.ink.push(stroke);
-  sendDrawing([stroke]);
+  sendDrawing([stroke], editor.pointerType);
   render();
 }
 canvas.addEventListener("pointerup", finishStroke);
@@ -348,11 +349,13 @@ function strokeExtent(stroke) {
   return Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys));
 }
 
-function sendDrawing(strokes) {
+// A new transition opens the symbols box at once, except for a pen: with a pen the symbols are
+// written beside the arrow (the box would cover that place); tapping the label opens the box.
+function sendDrawing(strokes, pointerType) {
   queue(async () => {
     const answer = await edit("POST", "/strokes", { strokes: strokes.map((s) => s.map((p) => [p[0], p[1]])) });
     const verdict = answer.verdict;
-    if (verdict && !verdict.rejected && verdict.transition !== undefined && verdict.transition !== null) {
+    if (pointerType !== "pen" && verdict && !verdict.rejected && verdict.transition !== undefined && verdict.transition !== null) {
       openLabelEditor({ kind: "transition", id: verdict.transition });
     }
   });
@@ -483,7 +486,7 @@ $("group-strokes").addEventListener("click", () => {
     button.setAttribute("aria-pressed", "false");
     if (strokes.length) {
       editor.ink.push(...strokes);
-      sendDrawing(strokes);
+      sendDrawing(strokes, editor.pointerType);
     }
   } else {
     editor.pendingGroup = [];
