@@ -36,15 +36,23 @@ enum CharacterReading {
 
     /// The label's strokes cut into characters, left to right: strokes whose horizontal
     /// extents overlap by `characterOverlap` of the narrower are one character.
-    static func segment(_ strokes: [Int], ink: [InkStroke]) -> [[Int]] {
+    static func segment(_ strokes: [Int], ink: [InkStroke], keepingLowStrokesApart: Bool = true) -> [[Int]] {
         let overlap = tuned.text.characterOverlap
         let boxes = Dictionary(uniqueKeysWithValues: strokes.map { ($0, LabelBox(ink[$0].stroke.sketchPoints)) })
+        let line = strokes.map { boxes[$0]! }.reduce(boxes[strokes[0]]!) { $0.union($1) }
+        // A small stroke in the line's lower half (a comma or a dot tucked under a letter) is a
+        // character of its own, and so is the stroke after it.
+        func isLow(_ box: LabelBox) -> Bool {
+            keepingLowStrokesApart && box.size <= tuned.text.separatorHeight * line.height && box.center.y > line.center.y
+        }
+        // Widths padded by a twentieth of the line's height: a vertical bar has none.
+        let pad = 0.05 * line.height
         var characters: [(strokes: [Int], box: LabelBox)] = []
         for stroke in strokes.sorted(by: { (boxes[$0]!.minX, $0) < (boxes[$1]!.minX, $1) }) {
             let box = boxes[stroke]!
-            if let last = characters.last {
-                let shared = min(last.box.maxX, box.maxX) - max(last.box.minX, box.minX)
-                let narrower = max(min(last.box.width, box.width), 1e-9)
+            if let last = characters.last, !isLow(box), !(last.strokes.count == 1 && isLow(last.box)) {
+                let shared = min(last.box.maxX, box.maxX) - max(last.box.minX, box.minX) + 2 * pad
+                let narrower = min(last.box.width, box.width) + 2 * pad
                 if shared >= overlap * narrower {
                     characters[characters.count - 1] = (last.strokes + [stroke], last.box.union(box))
                     continue
@@ -55,30 +63,37 @@ enum CharacterReading {
         return characters.map { $0.strokes.sorted() }
     }
 
-    /// The characters of a label, each classified (nil without a model) and the small ones
-    /// between two others taken for separators: a dot (smaller than a fifth of the line's
-    /// height), a comma (its middle in the line's lower half) or a plus.
-    static func characters(of strokes: [Int], ink: [InkStroke], cache: inout ClassificationCache) -> [Character] {
+    /// The characters of a label, each classified (nil without a model), and separators
+    /// decided by geometry: a character between two others that is small (at most
+    /// `separatorHeight` of the line's height) or lies low (its top below the middle of its
+    /// neighbours) is a dot (smaller than a fifth of the line's height), a comma (its middle in
+    /// the line's lower half) or a plus; so is one of two crossing strokes between two others,
+    /// or one the model reads as `+`. A state's name has separators only between braces
+    /// (`{q2,f}`).
+    static func characters(of strokes: [Int], ink: [InkStroke], isName: Bool = false, cache: inout ClassificationCache) -> [Character] {
         let line = LabelBox(strokes.flatMap { ink[$0].stroke.sketchPoints })
-        let parts = segment(strokes, ink: ink)
-        return parts.enumerated().map { position, part in
-            let box = LabelBox(part.flatMap { ink[$0].stroke.sketchPoints })
-            let classification = cache.character(part.map { ink[$0].stroke }, lineBox: line)
-            var separator: String?
-            let between = position > 0 && position < parts.count - 1
-            if between && box.height <= tuned.text.separatorHeight * line.height {
-                if box.size <= 0.2 * line.height {
-                    separator = "."
-                } else if box.center.y > line.center.y {
-                    separator = ","
-                } else {
-                    separator = "+"
-                }
-            } else if between, let classification, !classification.isRejected, classification.label == "+" {
-                separator = "+"
-            }
-            return Character(strokes: part, box: box, classification: classification, separator: separator)
+        let parts = segment(strokes, ink: ink, keepingLowStrokesApart: !isName)
+        let boxes = parts.map { part in LabelBox(part.flatMap { ink[$0].stroke.sketchPoints }) }
+        var characters = parts.indices.map { index in
+            Character(strokes: parts[index], box: boxes[index], classification: cache.character(parts[index].map { ink[$0].stroke }, lineBox: line), separator: nil)
         }
+        let braced = isName && characters.contains { isBrace($0) }
+        guard !isName || braced else { return characters }
+        for position in characters.indices.dropFirst().dropLast() {
+            let box = boxes[position]
+            let neighbours = (boxes[position - 1].center.y + boxes[position + 1].center.y) / 2
+            let small = box.height <= tuned.text.separatorHeight * line.height
+            let low = box.minY > neighbours
+            let classification = characters[position].classification
+            let crossing = !isName && parts[position].count == 2 && box.center.y < line.center.y + 0.25 * line.height
+                && box.center.y > line.center.y - 0.25 * line.height
+            if small || low {
+                characters[position].separator = box.size <= 0.2 * line.height ? "." : box.center.y > line.center.y ? "," : "+"
+            } else if crossing || (classification.map { !$0.isRejected && $0.label == "+" } ?? false) {
+                characters[position].separator = "+"
+            }
+        }
+        return characters
     }
 
     /// The category votes of a diagram: for its transition labels, digits or lowercase
@@ -87,6 +102,9 @@ enum CharacterReading {
         var transitionCharacters = digits
         var nameInitials = lowercase
         var nameFollowers = digits
+        /// The letter the diagram's names of two or more characters share (`q` of q0, q1, …),
+        /// when it has two such names or more.
+        var sharedInitial: String?
     }
 
     /// Characters that look alike across categories (`0` `o` `O`, `1` `l` `I`): a character
@@ -109,12 +127,26 @@ enum CharacterReading {
             characters.compactMap(\.classification).map { c in labels.reduce(0) { $0 + (c.probabilities[$1] ?? 0) } }.reduce(0, +)
         }
         var context = Context()
+        // Digits or letters: the model's probability mass on digits and the letters that look
+        // like them (`0` `o` `O`, `1` `l` `I`) against the other letters, over every character of
+        // the diagram's transition labels.
         let symbols = transitionLabels.flatMap { $0.filter { $0.separator == nil } }
-        context.transitionCharacters = [digits, lowercase][vote(symbols, [digits, lowercase + uppercase], fallback: 0)]
+        let digitLike = digits + ["o", "O", "l", "I", "i", "j", "D"]
+        let otherLetters = (lowercase + uppercase).filter { !digitLike.contains($0) }
+        context.transitionCharacters = mass(symbols, digitLike) >= mass(symbols, otherLetters) ? digits : lowercase
         let initials = stateNames.compactMap { $0.first { $0.separator == nil && !isBrace($0) } }
         context.nameInitials = mass(initials, lowercase) > mass(initials, uppercase) ? lowercase : uppercase
         let followers = stateNames.flatMap { name in name.filter { $0.separator == nil && !isBrace($0) }.dropFirst() }
         context.nameFollowers = [digits, uppercase + lowercase][vote(followers, [digits, uppercase + lowercase], fallback: 0)]
+        let longInitials = stateNames.filter { $0.filter { $0.separator == nil && !isBrace($0) }.count >= 2 }
+            .compactMap { $0.first { $0.separator == nil && !isBrace($0) }?.classification }
+        if longInitials.count >= 2 {
+            // Names of a letter and digits are mostly q0, q1, …: `q` counts `initialQWeight` times.
+            func score(_ letter: String) -> Float {
+                longInitials.reduce(0) { $0 + ($1.probabilities[letter] ?? 0) } * (letter.lowercased() == "q" ? Float(tuned.text.initialQWeight) : 1)
+            }
+            context.sharedInitial = context.nameInitials.max { a, b in (score(a), b) < (score(b), a) }
+        }
         return context
     }
 
@@ -143,9 +175,16 @@ enum CharacterReading {
                 continue
             }
             let allowed = isName ? (startOfName ? context.nameInitials : context.nameFollowers) : context.transitionCharacters
-            startOfName = false
-            let ranked = allowed.compactMap { label in classification.probabilities[label].map { (label, $0) } }
+            var ranked = allowed.compactMap { label in classification.probabilities[label].map { (label, $0) } }
                 .sorted { ($0.1, $1.0) > ($1.1, $0.0) }
+            // A name of two characters or more starts with the letter the diagram's names share.
+            if isName && startOfName, let shared = context.sharedInitial,
+                characters.filter({ $0.separator == nil && !isBrace($0) }).count >= 2,
+                let index = ranked.firstIndex(where: { $0.0 == shared })
+            {
+                ranked.insert(ranked.remove(at: index), at: 0)
+            }
+            startOfName = false
             let total = max(ranked.reduce(0) { $0 + $1.1 }, 1e-12)
             choices.append(Array(ranked.prefix(2)).map { ($0.0, $0.1 / total) })
         }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Parameters of the text stage (`TextFinder`, `LabelGrouping`, `LabelAttachment`,
 /// `CharacterReading`); units as in `ReaderParameters`. Chosen on the tuning half of
 /// `fa-diagrams`' whole ink (`ink/`), never on the check half.
@@ -17,17 +19,30 @@ struct TextParameters: Codable, Hashable, Sendable {
     /// [R] A small drawing with an end this near a state's rim is a connector's (an arrow
     /// between near states, a head at a rim).
     var rimReach = 0.3
+    /// [R] A small elongated drawing whose end lies this near a state's rim, heading for its
+    /// centre (within `pointingAngle`), is an arrow into it (a short initial arrow).
+    var pointingReach = 0.8
+    /// [degrees] See `pointingReach`.
+    var pointingAngle = 30.0
     /// [R] A small drawing this near an end of a connector is its head (or its other part).
     var connectorEndReach = 0.4
     /// [R] Text drawings whose boxes lie this near each other, written one after the other,
     /// are one label (`a,b`, `q0`, `0+1`).
-    var letterGap = 0.35
+    var letterGap = 0.9
     /// [R] A label's centre at most this far from a transition's middle third (a self-loop's
     /// whole loop) gives that transition its symbols.
     var attachReach = 2.0
+    /// [strokes] A small drawing near a connector's end is its head only when drawn at most
+    /// this many strokes before or after it, unless it lies within `touchingEndReach`.
+    var headTimeReach = 2.0
+    /// [R] See `headTimeReach`.
+    var touchingEndReach = 0.15
+    /// [×] The weight of the letter `q` when the diagram's names of a letter and digits vote
+    /// for the letter they share (q0, q1, … is the textbooks' convention).
+    var initialQWeight = 3.0
     /// [× smaller width] Strokes of one label whose widths overlap this much are one character
     /// (`+`, `t`, `4`, `E`).
-    var characterOverlap = 0.4
+    var characterOverlap = 0.6
     /// [× label height] A character at most this tall between two others is a separator.
     var separatorHeight = 0.45
 }
@@ -37,7 +52,7 @@ struct TextParameters: Codable, Hashable, Sendable {
 enum TextFinder {
     /// The states' circles as the text stage sees them, and its scale R.
     struct Circles {
-        var circles: [(center: SketchPoint, radius: Double, piece: Int)]
+        var circles: [(center: SketchPoint, radius: Double, piece: Int, state: Int)]
         var scale: Double?
     }
 
@@ -53,10 +68,10 @@ enum TextFinder {
                 circle.radius < parameters.insideMaximumSize * other.radius
                     && Geometry.distance(circle.center, other.center) < parameters.insideReach * other.radius
             }
-        }.map { (center: $0.center, radius: $0.radius, piece: $0.piece) }
+        }.map { (center: $0.center, radius: $0.radius, piece: $0.piece, state: states.statePiece[$0.piece]) }
         for piece in states.pieces.indices where states.isShakyState[piece] {
             let measures = states.measures[states.pieces[piece][0]]
-            circles.append((center: measures.centroid, radius: measures.meanRadius, piece: piece))
+            circles.append((center: measures.centroid, radius: measures.meanRadius, piece: piece, state: states.statePiece[piece]))
         }
         return Circles(circles: circles, scale: scale)
     }
@@ -99,28 +114,41 @@ enum TextFinder {
                 kind[piece] = .shape
             }
         }
-        var changed = true
-        while changed {
-            changed = false
-            let connectorEnds = pieces.indices.filter { kind[$0] == .shape && !statePieces.contains($0) }
-                .flatMap { pieces[$0] }.flatMap { [measures[$0].start, measures[$0].last] }
-            for piece in pieces.indices where kind[piece] == nil {
-                let strokes = pieces[piece].map { measures[$0] }
-                let onRim = strokes.contains { stroke in
-                    [stroke.start, stroke.last].contains { end in
-                        found.circles.contains { abs(Geometry.distance(end, $0.center) - $0.radius) < parameters.rimReach * scale }
-                    }
-                }
-                let atConnectorEnd = strokes.contains { stroke in
-                    connectorEnds.contains { end in
-                        stroke.points.contains { Geometry.distance($0, end) < parameters.connectorEndReach * scale }
-                    }
-                }
-                if onRim || atConnectorEnd {
-                    kind[piece] = .shape
-                    changed = true
+        // Connectors found by their own geometry (an end on a rim, heading into a state) …
+        for piece in pieces.indices where kind[piece] == nil {
+            let strokes = pieces[piece].map { measures[$0] }
+            let onRim = strokes.contains { stroke in
+                [stroke.start, stroke.last].contains { end in
+                    found.circles.contains { abs(Geometry.distance(end, $0.center) - $0.radius) < parameters.rimReach * scale }
                 }
             }
+            let pointing = strokes.contains { stroke in
+                stroke.chord >= 0.8 * LabelBox(stroke.points).size && found.circles.contains { circle in
+                    let tip = stroke.farthest
+                    let gap = Geometry.distance(tip, circle.center) - circle.radius
+                    let heading = tip - stroke.start, toCentre = circle.center - tip
+                    let cosine = (heading * toCentre).sum() / max(Geometry.distance(tip, stroke.start) * Geometry.distance(circle.center, tip), 1e-9)
+                    return gap >= 0 && gap < parameters.pointingReach * scale && cosine >= cos(parameters.pointingAngle * .pi / 180)
+                }
+            }
+            if onRim || pointing { kind[piece] = .shape }
+        }
+        // … then their heads: small drawings at a connector's end, drawn right before or after
+        // it (or touching its end). Heads do not carry heads: text written on after an arrow's
+        // start ("Start") stays text.
+        let connectors = pieces.indices.filter { kind[$0] == .shape && !statePieces.contains($0) }
+        for piece in pieces.indices where kind[piece] == nil {
+            let strokes = pieces[piece]
+            let isHead = connectors.contains { connector in
+                let apart = abs(pieces[connector][0] - strokes[0])
+                let reach = (Double(apart) <= parameters.headTimeReach ? parameters.connectorEndReach : parameters.touchingEndReach) * scale
+                return pieces[connector].contains { shaft in
+                    [measures[shaft].start, measures[shaft].last].contains { end in
+                        strokes.contains { stroke in measures[stroke].points.contains { Geometry.distance($0, end) < reach } }
+                    }
+                }
+            }
+            if isHead { kind[piece] = .shape }
         }
         var result = [Bool](repeating: false, count: ink.count)
         for piece in pieces.indices where kind[piece] != .shape {
@@ -143,6 +171,7 @@ enum LabelGrouping {
             return circles.circles.indices.filter {
                 Geometry.distance(center, circles.circles[$0].center) < parameters.insideReach * circles.circles[$0].radius
             }.min { Geometry.distance(center, circles.circles[$0].center) < Geometry.distance(center, circles.circles[$1].center) }
+                .map { circles.circles[$0].state }
         }
         var parent = Array(textStrokes.indices)
         func root(_ index: Int) -> Int {
@@ -156,14 +185,15 @@ enum LabelGrouping {
         }
         for a in textStrokes.indices {
             for b in textStrokes.indices where b > a {
-                if let state = insideOf[a] {
-                    if insideOf[b] == state { join(a, b) }
+                if let state = insideOf[a], insideOf[b] == state {
+                    join(a, b)
                     continue
                 }
-                guard insideOf[b] == nil else { continue }
+                // Never across two states; into a state's name only written right after it.
+                if let first = insideOf[a], let second = insideOf[b], first != second { continue }
                 // Written one after the other (no shape drawn between) and near: one label.
                 let consecutive = textStrokes[b] - textStrokes[a] == b - a && b - a <= 2
-                let reach = (consecutive ? 1 : 0.5) * parameters.letterGap * scale
+                let reach = (consecutive ? 1 : insideOf[a] != nil || insideOf[b] != nil ? 0 : 0.5) * parameters.letterGap * scale
                 if boxes[a].gap(to: boxes[b]) <= reach { join(a, b) }
             }
         }

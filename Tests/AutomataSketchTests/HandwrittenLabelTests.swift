@@ -1,0 +1,203 @@
+@testable import AutomataSketch
+import Foundation
+import StrokeImage
+import StrokeKit
+import Testing
+import TestSupport
+
+/// Handwritten labels in the ink: decided text in context (never a state, an arrow or a loop),
+/// grouped, attached to the transition beside them or the state they are written in, and read
+/// with the bundled character model (`CharacterReading`).
+@Suite struct HandwrittenLabelTests {
+    let a = SketchPoint(100, 100), b = SketchPoint(300, 100)
+    let radius = 30.0
+
+    /// A `0`: an oval `height` tall round `center`.
+    static func zero(_ center: SketchPoint, height: Double = 16) -> Stroke {
+        Stroke((0...24).map { index in
+            let angle = -Double.pi / 2 - 2 * Double.pi * Double(index) / 24
+            return (center.x + 0.32 * height * cos(angle), center.y + 0.5 * height * sin(angle))
+        })
+    }
+
+    /// A `1`: a short flag, then straight down, `height` tall round `center`.
+    static func one(_ center: SketchPoint, height: Double = 16) -> Stroke {
+        let top = center - SketchPoint(0, height / 2)
+        return Stroke([(top.x - 0.2 * height, top.y + 0.2 * height)] + (0...10).map { index in
+            (top.x, top.y + height * Double(index) / 10)
+        })
+    }
+
+    /// A `,` at the bottom of a line `height` tall round `center`.
+    static func comma(_ center: SketchPoint, height: Double = 16) -> Stroke {
+        let start = center + SketchPoint(0, 0.3 * height)
+        return Stroke((0...4).map { index in (start.x - 0.05 * height * Double(index), start.y + 0.08 * height * Double(index)) })
+    }
+
+    /// The label `0,1` written with its line centred on `center`.
+    static func zeroCommaOne(_ center: SketchPoint) -> [Stroke] {
+        [zero(center - SketchPoint(10, 0)), comma(center), one(center + SketchPoint(9, 0))]
+    }
+
+    /// Reads `strokes` (one drawing each) with a classifier that calls the first `shapes`
+    /// strokes what the list says, and everything else a circle (the worst case for text).
+    func read(_ strokes: [Stroke], shapes: [String], symbols: [Int: [String]] = [:]) throws -> SketchReading {
+        var classifier = ScriptedClassifier()
+        for (index, stroke) in strokes.enumerated() {
+            classifier.remember([stroke], as: index < shapes.count ? shapes[index] : "circle")
+        }
+        let ink = strokes.enumerated().map { InkStroke(stroke: $1, drawing: $0, symbols: symbols[$0] ?? []) }
+        var cache = ClassificationCache()
+        return try SketchReader.read(ink, classifier: classifier, cache: &cache)
+    }
+
+    /// Two states, an arrow from a to b and an initial arrow into a.
+    var structure: [Stroke] {
+        [
+            Pen.circle(a, radius), Pen.circle(b, radius), Pen.arrow(a + SketchPoint(radius, 0), b - SketchPoint(radius, 0)),
+            Pen.arrow(a - SketchPoint(110, 0), a - SketchPoint(radius, 0)),
+        ]
+    }
+    let shapes = ["circle", "circle", "arrow", "arrow"]
+
+    @Test func labelBesideAnArrowGivesItsSymbolsAndTextInsideAStateNamesIt() throws {
+        // `0,1` above the arrow's middle; a `0` written inside state b (its name); the scripted
+        // classifier calls every text stroke a circle: none may become a state.
+        let strokes = structure + Self.zeroCommaOne(SketchPoint(200, 80)) + [Self.zero(b, height: 20)]
+        let reading = try read(strokes, shapes: shapes)
+        #expect(reading.sketch.states.count == 2, "\(reading.sketch.states.map(\.name))")
+        #expect(reading.sketch.transitions.count == 2)
+        #expect((4..<8).allSatisfy { reading.isText(stroke: $0) })
+        #expect((0..<4).allSatisfy { !reading.isText(stroke: $0) })
+        #expect(reading.labels.map(\.strokes) == [[4, 5, 6], [7]])
+        let arrow = try #require(reading.sketch.transitions.first { $0.isConnected })
+        let stateB = try #require(reading.sketch.states.first { Geometry.distance($0.center, b) < 5 })
+        #expect(reading.labels[0].owner == .transition(arrow.id))
+        #expect(reading.labels[1].owner == .state(stateB.id))
+        #expect(reading.labels[0].symbols == ["0", "1"], "read \(reading.labels[0].text)")
+        #expect(arrow.symbols == ["0", "1"])
+        #expect(stateB.name == reading.labels[1].text && !stateB.name.isEmpty)
+    }
+
+    @Test func typedSymbolsTakePrecedenceOverWrittenOnes() throws {
+        let strokes = structure + Self.zeroCommaOne(SketchPoint(200, 80))
+        let reading = try read(strokes, shapes: shapes, symbols: [2: ["a"]])
+        let arrow = try #require(reading.sketch.transitions.first { $0.isConnected })
+        #expect(arrow.symbols == ["a"])
+        #expect(reading.labels.count == 1 && reading.labels[0].owner == .transition(arrow.id))
+    }
+
+    @Test func strayTextBelongsToNothing() throws {
+        let strokes = structure + Self.zeroCommaOne(SketchPoint(200, 330))
+        let reading = try read(strokes, shapes: shapes)
+        #expect(reading.sketch.states.count == 2 && reading.sketch.transitions.count == 2)
+        #expect(reading.labels.count == 1 && reading.labels[0].owner == .nothing)
+        #expect(reading.sketch.transitions.allSatisfy { $0.symbols.isEmpty })
+    }
+
+    @Test func aLabelBetweenTwoArrowsGoesToTheOneWithoutALabel() throws {
+        // a → b straight, b → a curving 60 below. One label just above a → b; another between
+        // the two, a little nearer a → b, which already has its label: it goes to b → a.
+        let back = Pen.arc(b - SketchPoint(radius * 0.7, -radius * 0.7), a + SketchPoint(radius * 0.7, radius * 0.7), bulge: -60)
+        let strokes = structure + [back] + [Self.one(SketchPoint(200, 82))] + [Self.zero(SketchPoint(200, 127))]
+        let reading = try read(strokes, shapes: shapes + ["arrow"])
+        let forth = try #require(reading.sketch.transitions.first { $0.isConnected && $0.from.flatMap(reading.sketch.state).map { Geometry.distance($0.center, a) < 5 } == true })
+        let backward = try #require(reading.sketch.transitions.first { $0.isConnected && $0.id != forth.id })
+        #expect(reading.labels.map(\.owner) == [.transition(forth.id), .transition(backward.id)])
+    }
+
+    @Test func symbolsSplitAtSeparators() {
+        #expect(CharacterReading.symbols(of: "0,1") == ["0", "1"])
+        #expect(CharacterReading.symbols(of: "0+1") == ["0", "1"])
+        #expect(CharacterReading.symbols(of: "a.b;c") == ["a", "b", "c"])
+        #expect(CharacterReading.symbols(of: "a,a") == ["a"])
+        #expect(CharacterReading.symbols(of: "b") == ["b"])
+    }
+
+    @Test func overlappingStrokesAreOneCharacter() {
+        // A `+` of two crossing strokes, then a `1` beside it.
+        let plus = [Stroke([(0, 8), (16, 8)]), Stroke([(8, 0), (8, 16)])]
+        let ink = (plus + [Self.one(SketchPoint(30, 8))]).enumerated().map { InkStroke(stroke: $1, drawing: $0) }
+        #expect(CharacterReading.segment([0, 1, 2], ink: ink) == [[0, 1], [2]])
+    }
+
+    @Test func theDiagramsAlphabetDecidesDigitsOrLetters() throws {
+        // Three transition labels `0` `1` `0`: the vote is digits (no letter read unambiguously),
+        // so an oval reads `0`, never `o` or `O`.
+        var cache = ClassificationCache()
+        let ink = [Self.zero(SketchPoint(0, 0)), Self.one(SketchPoint(50, 0)), Self.zero(SketchPoint(100, 0))]
+            .enumerated().map { InkStroke(stroke: $1, drawing: $0) }
+        let labels = (0..<3).map { CharacterReading.characters(of: [$0], ink: ink, cache: &cache) }
+        let context = CharacterReading.context(transitionLabels: labels, stateNames: [])
+        #expect(context.transitionCharacters == CharacterReading.digits)
+        #expect(labels.map { CharacterReading.read($0, isName: false, context: context).text } == ["0", "1", "0"])
+    }
+
+    /// The whole ink of the real diagrams (`fa-diagrams/ink`, nothing typed), read once each:
+    /// almost every stroke decided text or shape right, and most labels grouped, attached and
+    /// read right (`scripts/fa-benchmark.sh` measures the same stroke by stroke, with verdicts).
+    @Test func wholeInkOfRealDiagrams() throws {
+        guard let folder = SharedDataset.folder("fa-diagrams"),
+            FileManager.default.fileExists(atPath: folder.appendingPathComponent("ink").path)
+        else {
+            print(SharedDataset.absence("fa-diagrams/ink"))
+            return
+        }
+        let classifier = try ShapeClassifier.bundledDefault()
+        var right = 0, total = 0, labels = 0, grouped = 0, attached = 0, transitionLabels = 0, symbolsRead = 0, names = 0, namesRead = 0
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("ink").path).sorted()
+        for file in files where file.hasSuffix(".ndjson") {
+            let lines = try SketchFile.read(contentsOf: folder.appendingPathComponent("ink/" + file))
+            let truthURL = folder.appendingPathComponent("ink_truth/" + file.replacingOccurrences(of: ".ndjson", with: ".json"))
+            let truth = try JSONSerialization.jsonObject(with: Data(contentsOf: truthURL)) as! [String: Any]
+            let strokes = truth["strokes"] as! [[String: Any]]
+            let ink = lines.enumerated().map { InkStroke(stroke: $1.strokes[0], drawing: $0) }
+            var cache = ClassificationCache()
+            let reading = try SketchReader.read(ink, classifier: classifier, cache: &cache)
+            var problems: [String] = []
+            for (index, stroke) in strokes.enumerated() {
+                total += 1
+                let isText = stroke["role"] as! String == "label"
+                if reading.isText(stroke: index) == isText { right += 1 } else { problems.append("line \(index + 1) \(isText ? "text" : "shape")") }
+            }
+            let read = Dictionary(reading.labels.map { ($0.strokes, $0) }, uniquingKeysWith: { first, _ in first })
+            for label in truth["labels"] as! [[String: Any]] {
+                labels += 1
+                let owner = label["of"] as! [String: Int]
+                let text = label["text"] as! String
+                if owner["transition"] != nil { transitionLabels += 1 }
+                if owner["state"] != nil { names += 1 }
+                let truthLines = (label["lines"] as! [Int]).sorted()
+                guard let got = read[truthLines] else {
+                    let near = reading.labels.filter { !Set($0.strokes).isDisjoint(with: truthLines) }.map { $0.strokes.map { $0 + 1 } }
+                    problems.append("\"\(text)\" \(truthLines.map { $0 + 1 }) grouped as \(near)")
+                    continue
+                }
+                grouped += 1
+                let ownerSymbols = reading.strokes(of: got.owner).compactMap { strokes[$0]["symbol"] as? Int }
+                let gotOwner: [String: Int] = switch got.owner {
+                case .transition: ownerSymbols.first.map { ["transition": $0] } ?? [:]
+                case .state: ownerSymbols.first.map { ["state": $0] } ?? [:]
+                case .nothing: [:]
+                }
+                guard gotOwner == owner else {
+                    problems.append("\"\(text)\" attached to \(reading.describe(got.owner))")
+                    continue
+                }
+                attached += 1
+                if owner["transition"] != nil {
+                    let symbols = (label["symbols"] as? [String] ?? []).sorted()
+                    if got.symbols.sorted() == symbols { symbolsRead += 1 } else { problems.append("\"\(text)\" read \"\(got.text)\"") }
+                } else if owner["state"] != nil {
+                    if got.text == text { namesRead += 1 } else { problems.append("name \"\(text)\" read \"\(got.text)\"") }
+                }
+            }
+            print("\(file): \(problems.isEmpty ? "all right" : problems.joined(separator: "; "))")
+        }
+        print("strokes text/shape \(right)/\(total); labels grouped \(grouped)/\(labels), attached \(attached); "
+            + "transition labels' symbols \(symbolsRead)/\(transitionLabels); names \(namesRead)/\(names)")
+        #expect(total == 1114 && labels == 290)
+        #expect(Double(right) >= 0.97 * Double(total), "strokes decided text or shape right: \(right)/\(total)")
+        #expect(Double(symbolsRead) >= 0.85 * Double(transitionLabels), "transition labels read: \(symbolsRead)/\(transitionLabels)")
+    }
+}
