@@ -507,7 +507,30 @@ class HandwrittenInkTests(EditorTestCase):
             type(self).right.append(name)
         if SCREENSHOTS and name == LABELS_SCREENSHOT:
             self.driver.save_screenshot(str(Path(SCREENSHOTS) / "editor-labels.png"))
+        if name == INK_DIAGRAMS[0]:
+            self.correct_a_label(page, name)
         return len(strokes), len(automaton["labels"])
+
+    def correct_a_label(self, page, name):
+        """A tap on a transition's label opens its symbols box prefilled with what was read; a
+        symbol typed there wins over the writing; undo takes the correction back."""
+        automaton = page.automaton()
+        label = next((l for l in automaton["labels"] if l["belongsTo"] == "transition"
+                      and any(e["id"] == l["owner"] and e["kind"] != "initial" for e in automaton["edges"])), None)
+        self.assertIsNotNone(label, f"{name}: no transition label to correct")
+        edge = next(e for e in automaton["edges"] if e["id"] == label["owner"])
+        min_x, min_y, max_x, _ = label["box"]
+        page.tap((min_x + max_x) / 2, min_y - 11)  # its tag
+        self.assertTrue(page.label_editor_open(), f"{name}: no box after a tap on the label: {page.status()}")
+        shown = self.driver.find_element(By.ID, "label-input").get_attribute("value")
+        self.assertEqual(shown, ", ".join(edge["symbols"]), f"{name}: the box is not prefilled with what was read")
+        before = page.table()
+        page.type_symbols(["z"])
+        corrected = next(e for e in page.automaton()["edges"] if e["id"] == edge["id"])
+        self.assertEqual(corrected["symbols"], ["z"], f"{name}: the typed symbols did not win")
+        self.assertTrue(any("z" in cells for _, cells in page.table().values()), f"{name}: no column z in the table")
+        page.click("undo")
+        self.assertEqual(page.table(), before, f"{name}: undo did not take the correction back")
 
 
 def _make_ink_test(name):

@@ -203,13 +203,13 @@ const LABEL_COLOURS = { transition: "#0b3d91", state: "#1a6b30", nothing: "#777"
 function labelTag(target, label) {
   const [minX, minY, maxX, maxY] = label.box;
   const text = (label.text || "?") + (label.confidence < 0.5 ? " ?" : "");
+  target.font = "13px system-ui, sans-serif";
   const width = target.measureText(text).width + 8;
   const y = label.belongsTo === "state" ? maxY + 11 : minY - 11;
   return { text, x: (minX + maxX) / 2, y, width, height: 18 };
 }
 
 function drawLabels(target, automaton) {
-  target.font = "13px system-ui, sans-serif";
   target.textAlign = "center";
   target.textBaseline = "middle";
   for (const label of automaton.labels || []) {
