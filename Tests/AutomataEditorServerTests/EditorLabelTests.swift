@@ -12,7 +12,10 @@ import Testing
 
     /// A `1` written above the middle of the arrow q0 → q1 of `drawTwoStates` (18 units tall,
     /// far from the states' rims and the arrow's ends).
-    static let one: [[Double]] = (0...8).map { [182 - Double($0) * 0.5, 66 + Double($0) * 2.25] }
+    static let one: [[Double]] = (0...8).map { (step: Int) -> [Double] in
+        let t = Double(step)
+        return [182 - t * 0.5, 66 + t * 2.25]
+    }
 
     static func labels(_ automaton: [String: Any]) -> [[String: Any]] {
         automaton["labels"] as? [[String: Any]] ?? []
