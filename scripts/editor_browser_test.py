@@ -423,7 +423,7 @@ class RealDiagramTests(EditorTestCase):
 INK_DIAGRAMS = os.environ.get("EDITOR_INK_DIAGRAMS", "").split() or sorted(
     path.stem for path in (FA_DIAGRAMS / "ink").glob("*.ndjson"))
 # The diagram whose page is saved as docs/editor-labels.png when EDITOR_SCREENSHOTS is set.
-LABELS_SCREENSHOT = os.environ.get("EDITOR_LABELS_SCREENSHOT", "writer010_fa_005")
+LABELS_SCREENSHOT = os.environ.get("EDITOR_LABELS_SCREENSHOT", "writer000_fa_004")
 
 
 def recognize(ink_file, words):
