@@ -533,28 +533,21 @@ class HandwrittenInkTests(EditorTestCase):
         self.assertEqual(page.table(), before, f"{name}: undo did not take the correction back")
 
 
-def _make_ink_test(name):
-    def test(self):
-        strokes, labels = self.replay_ink(name)
-        print(f"\n  {name}: {strokes} strokes written, {labels} labels read, page = recognize", file=sys.stderr)
-    test.__name__ = f"test_{name}_ink_reads_as_the_cli_reads_it"
-    return test
+def _add_diagram_tests(case, names, replay, suffix, say):
+    """One test per diagram on `case`: `replay(self, name)` and a line on what it found."""
+    def make(name):
+        def test(self):
+            print(f"\n  {name}: " + say(*replay(self, name)), file=sys.stderr)
+        test.__name__ = f"test_{name}_{suffix}"
+        return test
+    for name in names:
+        setattr(case, f"test_{name}_{suffix}", make(name))
 
 
-for _name in INK_DIAGRAMS:
-    setattr(HandwrittenInkTests, f"test_{_name}_ink_reads_as_the_cli_reads_it", _make_ink_test(_name))
-
-
-def _make_real_diagram_test(name):
-    def test(self):
-        strokes, words = self.replay(name)
-        print(f"\n  {name}: {strokes} strokes drawn, {words} words right", file=sys.stderr)
-    test.__name__ = f"test_{name}_comes_out_right"
-    return test
-
-
-for _name in REAL_DIAGRAMS:
-    setattr(RealDiagramTests, f"test_{_name}_comes_out_right", _make_real_diagram_test(_name))
+_add_diagram_tests(HandwrittenInkTests, INK_DIAGRAMS, HandwrittenInkTests.replay_ink, "ink_reads_as_the_cli_reads_it",
+                   lambda strokes, labels: f"{strokes} strokes written, {labels} labels read, page = recognize")
+_add_diagram_tests(RealDiagramTests, REAL_DIAGRAMS, RealDiagramTests.replay, "comes_out_right",
+                   lambda strokes, words: f"{strokes} strokes drawn, {words} words right")
 
 
 if __name__ == "__main__":
