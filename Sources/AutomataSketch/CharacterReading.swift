@@ -24,6 +24,9 @@ enum CharacterReading {
     static let lowercase = "abcdefghijklmnopqrstuvwxyz".map(String.init)
     static let uppercase = "ABCDEFGHIJKLMNOPQRSTUVWXYZ".map(String.init)
     static let separators: Set<String> = [",", "+", ".", ";"]
+    /// Digits and the letters that look like them (`0` `o` `O`, `1` `l` `I`), and the other letters.
+    static let digitLike = digits + ["o", "O", "l", "I", "i", "j", "D"]
+    static let otherLetters = (lowercase + uppercase).filter { !digitLike.contains($0) }
 
     /// One character of a label: its strokes (ink indices), box, the model's answer, and
     /// whether geometry makes it a separator.
@@ -101,25 +104,11 @@ enum CharacterReading {
     struct Context {
         var transitionCharacters = digits
         var nameInitials = lowercase
+        var singleLetterNames = uppercase
         var nameFollowers = digits
         /// The letter the diagram's names of two or more characters share (`q` of q0, q1, …),
         /// when it has two such names or more.
         var sharedInitial: String?
-    }
-
-    /// Characters that look alike across categories (`0` `o` `O`, `1` `l` `I`): a character
-    /// the model reads as one of them casts no vote.
-    static let lookAlikes: Set<String> = ["0", "o", "O", "1", "l", "I", "i", "j", "|", "2", "z", "Z", "5", "s", "S", "9", "g", "q", "c", "C", "x", "X", "v", "V", "w", "W", "u", "U", "p", "P", "k", "K", "y", "Y", "m", "M", "n"]
-
-    /// The category most of the characters read as something unambiguous fall in (the model's
-    /// top label outside `lookAlikes`); `fallback` when none does.
-    static func vote(_ characters: [Character], _ categories: [[String]], fallback: Int) -> Int {
-        var votes = [Int](repeating: 0, count: categories.count)
-        for classification in characters.compactMap(\.classification) where !lookAlikes.contains(classification.label) {
-            if let category = categories.firstIndex(where: { $0.contains(classification.label) }) { votes[category] += 1 }
-        }
-        guard let best = votes.max(), best > 0 else { return fallback }
-        return votes.firstIndex(of: best)!
     }
 
     static func context(transitionLabels: [[Character]], stateNames: [[Character]]) -> Context {
@@ -131,15 +120,17 @@ enum CharacterReading {
         // like them (`0` `o` `O`, `1` `l` `I`) against the other letters, over every character of
         // the diagram's transition labels.
         let symbols = transitionLabels.flatMap { $0.filter { $0.separator == nil } }
-        let digitLike = digits + ["o", "O", "l", "I", "i", "j", "D"]
-        let otherLetters = (lowercase + uppercase).filter { !digitLike.contains($0) }
         context.transitionCharacters = mass(symbols, digitLike) >= mass(symbols, otherLetters) ? digits : lowercase
-        let initials = stateNames.compactMap { $0.first { $0.separator == nil && !isBrace($0) } }
-        context.nameInitials = mass(initials, lowercase) > mass(initials, uppercase) ? lowercase : uppercase
-        let followers = stateNames.flatMap { name in name.filter { $0.separator == nil && !isBrace($0) }.dropFirst() }
-        context.nameFollowers = [digits, uppercase + lowercase][vote(followers, [digits, uppercase + lowercase], fallback: 0)]
-        let longInitials = stateNames.filter { $0.filter { $0.separator == nil && !isBrace($0) }.count >= 2 }
-            .compactMap { $0.first { $0.separator == nil && !isBrace($0) }?.classification }
+        // Names: the case of their first letter by the model's mass, names of one letter apart
+        // from longer ones (single letters are mostly capitals: A, B, S); what follows the
+        // first letter, digits or letters, by mass as for transitions.
+        let letters = stateNames.map { $0.filter { $0.separator == nil && !isBrace($0) } }
+        let single = letters.filter { $0.count == 1 }.compactMap(\.first), long = letters.filter { $0.count >= 2 }.compactMap(\.first)
+        context.singleLetterNames = mass(single, lowercase) > mass(single, uppercase) ? lowercase : uppercase
+        context.nameInitials = mass(long, lowercase) > mass(long, uppercase) ? lowercase : uppercase
+        let followers = letters.flatMap { $0.dropFirst() }
+        context.nameFollowers = mass(followers, digitLike) >= mass(followers, otherLetters) ? digits : uppercase + lowercase
+        let longInitials = long.compactMap(\.classification)
         if longInitials.count >= 2 {
             // Names of a letter and digits are mostly q0, q1, …: `q` counts `initialQWeight` times.
             func score(_ letter: String) -> Float {
@@ -159,7 +150,7 @@ enum CharacterReading {
     /// The label read: text, symbols, confidence, alternatives. `isName` reads a state's name.
     static func read(_ characters: [Character], isName: Bool, context: Context) -> (text: String, symbols: [String], confidence: Float, alternatives: [LabelAlternative]) {
         var choices: [[(label: String, probability: Float)]] = []
-        var startOfName = true
+        var startOfName = true, seenLetter = false
         for character in characters {
             if let separator = character.separator {
                 choices.append([(separator, 1)])
@@ -174,17 +165,20 @@ enum CharacterReading {
                 choices.append([(classification.label, 1)])
                 continue
             }
-            let allowed = isName ? (startOfName ? context.nameInitials : context.nameFollowers) : context.transitionCharacters
+            let letterCount = characters.filter { $0.separator == nil && !isBrace($0) }.count
+            let initials = letterCount == 1 ? context.singleLetterNames : context.nameInitials
+            let allowed = isName ? (startOfName ? initials : context.nameFollowers) : context.transitionCharacters
             var ranked = allowed.compactMap { label in classification.probabilities[label].map { (label, $0) } }
                 .sorted { ($0.1, $1.0) > ($1.1, $0.0) }
             // A name of two characters or more starts with the letter the diagram's names share.
-            if isName && startOfName, let shared = context.sharedInitial,
-                characters.filter({ $0.separator == nil && !isBrace($0) }).count >= 2,
+            if isName && startOfName && !seenLetter,
+                let shared = context.sharedInitial, letterCount >= 2,
                 let index = ranked.firstIndex(where: { $0.0 == shared })
             {
                 ranked.insert(ranked.remove(at: index), at: 0)
             }
             startOfName = false
+            seenLetter = true
             let total = max(ranked.reduce(0) { $0 + $1.1 }, 1e-12)
             choices.append(Array(ranked.prefix(2)).map { ($0.0, $0.1 / total) })
         }

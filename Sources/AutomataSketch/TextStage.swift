@@ -28,7 +28,7 @@ struct TextParameters: Codable, Hashable, Sendable {
     var connectorEndReach = 0.4
     /// [R] Text drawings whose boxes lie this near each other, written one after the other,
     /// are one label (`a,b`, `q0`, `0+1`).
-    var letterGap = 0.9
+    var letterGap = 1.0
     /// [R] A label's centre at most this far from a transition's middle third (a self-loop's
     /// whole loop) gives that transition its symbols.
     var attachReach = 2.0
@@ -61,7 +61,14 @@ enum TextFinder {
     static func stateCircles(_ states: StateSet, parameters: TextParameters) -> Circles {
         let round = states.circles.filter { !states.isLoopRound[$0.piece] }
         guard let largest = round.map(\.radius).max(), largest > 0 else { return Circles(circles: [], scale: nil) }
-        let scale = Geometry.typicalRadius(round.map(\.radius).filter { $0 >= parameters.scaleShare * largest })!
+        // A final state's outer circle left out, and the lower median taken: a diagram of a few
+        // states, one of them drawn big, keeps the scale of the others.
+        let inner = round.filter { circle in
+            !round.contains { $0.radius < circle.radius && Geometry.areConcentric([($0.center, $0.radius), (circle.center, circle.radius)]) }
+        }.map(\.radius)
+        let largestInner = inner.max() ?? largest
+        let candidates = inner.filter { $0 >= parameters.scaleShare * largestInner }.sorted()
+        let scale = candidates.isEmpty ? largest : candidates[(candidates.count - 1) / 2]
         // A round letter written inside a state (a `0`, an `o`) is no state.
         var circles = round.filter { circle in
             circle.radius >= parameters.stateMinimumRadius * scale && !round.contains { other in
@@ -104,9 +111,13 @@ enum TextFinder {
             }
             let box = strokes.map { boxes[$0] }.reduce(boxes[strokes[0]]) { $0.union($1) }
             let center = Geometry.centroid(strokes.flatMap { measures[$0].points })
+            // A loosely round drawing half the circle's size or more is a circle drawn round
+            // it or in it (a final state's other circle), not a name.
+            let round = states.isLooselyRound[piece] || states.isRound[piece]
             let inside = found.circles.contains { circle in
                 Geometry.distance(center, circle.center) < parameters.insideReach * circle.radius
                     && box.size < parameters.insideMaximumSize * 2 * circle.radius
+                    && !(round && measures[strokes[0]].meanRadius >= 0.5 * circle.radius)
             }
             if inside {
                 kind[piece] = .text
