@@ -10,6 +10,8 @@
     scripts/editor-benchmark.py --mode kill          # SIGKILL during the load, restart, count
     scripts/editor-benchmark.py --mode balanced --store postgres://...   # two servers behind nginx
     scripts/editor-benchmark.py --mode expire        # 10,000 sessions come and go: RSS
+    scripts/editor-benchmark.py --mode latency --sketch ../shared/datasets/fa-diagrams/ink/writer010_fa_005.ndjson
+                                                     # one diagram's strokes into one session, no load
     scripts/editor-benchmark.py --json               # one JSON object on stdout
 
 --mode load (the default):
@@ -30,6 +32,9 @@
    (the classifier), store (from queueing the edit to its batch committed), commit (the batch's
    transaction), wait (store minus commit: earlier batches); batch_mean is edits per commit.
    loadavg_1min: the machine's 1-minute load average sampled during the run (mean, max).
+--mode latency: part 1 only (the diagram drawn --repeats times, one session each, one request
+   at a time), with the spread of the server's time (quartiles, min, max) and the machine's
+   load average before and after: the figure of stroke to automaton on a quiet server.
 --mode kill: the load for --seconds, then SIGKILL, the server started again on the same store,
    and every session read back: acknowledged strokes (200 before the kill) against strokes found.
 --mode balanced: two servers on one --store (PostgreSQL) behind Debian's nginx (round-robin,
@@ -144,7 +149,7 @@ def percentile(values, fraction):
     return ordered[min(len(ordered) - 1, max(0, math.ceil(fraction * len(ordered)) - 1))]
 
 
-def latency(host, port, strokes, repeats):
+def latency(host, port, strokes, repeats, spread=False):
     client = Client(host, port)
     server, roundtrip = [], []
     for _ in range(repeats):
@@ -163,7 +168,10 @@ def latency(host, port, strokes, repeats):
         "server_ms_p50": round(statistics.median(server), 3), "server_ms_p95": round(percentile(server, 0.95), 3),
         "server_ms_max": round(max(server), 3),
         "roundtrip_ms_p50": round(statistics.median(roundtrip), 3), "roundtrip_ms_p95": round(percentile(roundtrip, 0.95), 3),
-    }
+    } | ({
+        "server_ms_min": round(min(server), 3), "server_ms_q1": round(percentile(server, 0.25), 3),
+        "server_ms_q3": round(percentile(server, 0.75), 3),
+    } if spread else {})
 
 
 def load(host, port, strokes, sessions, seconds, stop=None, read_back=True, pace=None):
@@ -512,7 +520,7 @@ def pace_range(text):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--mode", choices=["load", "kill", "balanced", "expire"], default="load")
+    parser.add_argument("--mode", choices=["load", "latency", "kill", "balanced", "expire"], default="load")
     parser.add_argument("--url", help="a running server (--mode load only; default: start strokekit serve --port 0)")
     parser.add_argument("--strokekit", default=os.environ.get("STROKEKIT", str(ROOT / ".build/release/strokekit")))
     parser.add_argument("--store", help="the started server's --store (default: sqlite: in a new temporary folder)")
@@ -540,6 +548,9 @@ def main():
             result = {"balanced": balanced_test(arguments, strokes, store)}
             b = result["balanced"]
             ok = b["errors"] == 0 and b["lost_strokes"] == 0 and b["sessions_differing_between_servers"] == 0
+        elif arguments.mode == "latency":
+            result = {"latency": latency_mode(arguments, strokes, store)}
+            ok = True
         elif arguments.mode == "expire":
             result = {"expire": expire_test(arguments, strokes, store)}
             ok = result["expire"]["refused"] == 0
@@ -566,6 +577,25 @@ def main():
         for part, figures in ((key, value) for key, value in result.items() if key not in ("machine", "client")):
             print(part + ": " + ", ".join(f"{key} {value}" for key, value in figures.items()))
     return 0 if ok else 1
+
+
+def latency_mode(arguments, strokes, store):
+    """The latency part alone, with its spread and the load average around it."""
+    server = None if arguments.url else Server(arguments.strokekit, store, cwd=arguments.workdir)
+    url = arguments.url or server.url
+    try:
+        parsed = urlparse(url)
+        if not arguments.json:
+            print(f"latency: {len(strokes)}-stroke diagram x {arguments.repeats} at {url} ({redact(store)})", file=sys.stderr)
+        before = os.getloadavg()
+        figures = latency(parsed.hostname, parsed.port, strokes, arguments.repeats, spread=True)
+        after = os.getloadavg()
+    finally:
+        if server:
+            server.stop()
+    figures["load_average_1min_before_after"] = [round(before[0], 2), round(after[0], 2)]
+    figures["logical_cores"] = os.cpu_count()
+    return figures
 
 
 def load_mode(arguments, strokes, store):

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # End-to-end tests of the browser editor (`strokekit serve`) in headless Chromium, driven by
-# Selenium: real diagrams from ../shared/datasets/fa-diagrams replayed stroke by stroke as pen
-# input, symbols typed, verdicts of simulated words checked; undo, erase, toggle final,
-# step-by-step simulation, clear and a phone-sized screen each have a test.
+# Selenium: real diagrams from ../shared/datasets/fa-diagrams replayed stroke by stroke, symbols
+# typed, verdicts of simulated words checked; the whole ink of its diagrams (ink/: handwritten
+# labels included, nothing typed) written with the pen, the page checked against
+# `strokekit recognize` on the same strokes; undo, erase, toggle final, step-by-step
+# simulation, clear and a phone-sized screen each have a test.
 #
 #   scripts/editor-browser-test.sh                       # all tests
 #   scripts/editor-browser-test.sh RealDiagramTests      # one class (unittest names)
 #   EDITOR_REAL_DIAGRAMS="writer000_fa_004 ..." scripts/editor-browser-test.sh   # other diagrams
+#   EDITOR_INK_DIAGRAMS="writer010_fa_005" scripts/editor-browser-test.sh HandwrittenInkTests
 #   EDITOR_SCREENSHOTS=docs scripts/editor-browser-test.sh   # also rewrite the README's screenshots
 #
 # Needs Debian's chromium and chromium-driver (installed with apt-get when missing; without

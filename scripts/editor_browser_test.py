@@ -1,4 +1,4 @@
-"""End-to-end tests of the automata editor in headless Chromium (issue 16).
+"""End-to-end tests of the automata editor in headless Chromium.
 
 Run by scripts/editor-browser-test.sh, which makes the virtual environment, installs Chromium
 and builds `strokekit`. Each test drives the page as a person would: strokes are WebDriver pen
@@ -6,7 +6,8 @@ input (pointer events) on the canvas, symbols are typed into the box that opens,
 clicked; the checks read what the page shows (the transition table, the trace, the verdict).
 
 Real diagrams come from ../shared/datasets/fa-diagrams (evaluation data: read in place, never
-copied). REAL_DIAGRAMS lists the ones replayed; add a name to replay another.
+copied). REAL_DIAGRAMS lists the ones replayed with symbols typed; INK_DIAGRAMS the ones of
+ink/ written with the pen, labels included, with nothing typed (HandwrittenInkTests).
 """
 
 import json
@@ -43,8 +44,11 @@ REAL_DIAGRAMS = os.environ.get(
 class Page:
     """The editor page in one browser tab, with the gestures a user makes."""
 
-    def __init__(self, driver, url):
+    def __init__(self, driver, url, pointer="mouse"):
         self.driver = driver
+        # Mouse (or touch) users type symbols in the box that opens after an arrow; pen users
+        # write them beside it (the page opens no box for a pen).
+        self.pointer = pointer
         driver.get(url)
         self.wait_idle()
         self.canvas = driver.find_element(By.ID, "canvas")
@@ -62,13 +66,17 @@ class Page:
             "return [r.left, r.top, r.width, r.height];")
 
     def stroke(self, points, pressure=0.6):
-        """One pen stroke through canvas points (x, y)."""
+        """One stroke through canvas points (x, y), with the page's pointer (pen or mouse)."""
         left, top, _, _ = self.canvas_box()
-        builder = ActionBuilder(self.driver, mouse=PointerInput(interaction.POINTER_PEN, "pen"), duration=0)
+        kind = interaction.POINTER_PEN if self.pointer == "pen" else interaction.POINTER_MOUSE
+        builder = ActionBuilder(self.driver, mouse=PointerInput(kind, self.pointer), duration=0)
         pen = builder.pointer_action
         first = points[0]
         pen.move_to_location(round(left + first[0]), round(top + first[1]))
-        pen.pointer_down(pressure=pressure)
+        if self.pointer == "pen":
+            pen.pointer_down(pressure=pressure)
+        else:
+            pen.pointer_down()
         for x, y in points[1:]:
             pen.move_to_location(round(left + x), round(top + y))
         pen.pointer_up()
@@ -208,8 +216,8 @@ class EditorTestCase(unittest.TestCase):
             cls.server.wait(timeout=10)
         shutil.rmtree(cls.store, ignore_errors=True)
 
-    def new_page(self):
-        return Page(self.driver, self.url)
+    def new_page(self, pointer="mouse"):
+        return Page(self.driver, self.url, pointer)
 
     def draw_two_states(self, page, size=1.0):
         """q0 (initial) at (150, 200), q1 at (350, 200), and a transition q0 -> q1 labelled a;
@@ -411,16 +419,135 @@ class RealDiagramTests(EditorTestCase):
         return len(lines), len(expected)
 
 
-def _make_real_diagram_test(name):
-    def test(self):
-        strokes, words = self.replay(name)
-        print(f"\n  {name}: {strokes} strokes drawn, {words} words right", file=sys.stderr)
-    test.__name__ = f"test_{name}_comes_out_right"
-    return test
+# Diagrams of ink/ replayed with nothing typed (default: all of them).
+INK_DIAGRAMS = os.environ.get("EDITOR_INK_DIAGRAMS", "").split() or sorted(
+    path.stem for path in (FA_DIAGRAMS / "ink").glob("*.ndjson"))
+# The diagram whose page is saved as docs/editor-labels.png when EDITOR_SCREENSHOTS is set.
+LABELS_SCREENSHOT = os.environ.get("EDITOR_LABELS_SCREENSHOT", "writer000_fa_004")
 
 
-for _name in REAL_DIAGRAMS:
-    setattr(RealDiagramTests, f"test_{_name}_comes_out_right", _make_real_diagram_test(_name))
+def recognize(ink_file, words):
+    """`strokekit recognize --json --simulate WORDS` on an ndjson file: the report."""
+    result = subprocess.run([str(STROKEKIT), "recognize", str(ink_file), "--json", "--simulate", *words],
+                            capture_output=True, text=True)
+    if result.returncode != 0:
+        raise RuntimeError(f"{ink_file}: strokekit recognize failed: {result.stderr.strip()}")
+    return json.loads(result.stdout)
+
+
+@unittest.skipUnless((FA_DIAGRAMS / "ink").is_dir(), f"{FA_DIAGRAMS / 'ink'} is absent: the handwritten-ink tests are skipped")
+class HandwrittenInkTests(EditorTestCase):
+    """Whole diagrams written with the pen, labels included and nothing typed (ink/), one
+    stroke at a time in the writer's order. The page must show what `strokekit recognize`
+    reads from the same ink (the strokes the page sent): the same transition table, initial
+    and final marks, labels, and the same verdict on every word of expected.json. Where the
+    reader gets the diagram right (every verdict as expected.json says), so must the page."""
+
+    replayed = []
+    right = []
+
+    @classmethod
+    def tearDownClass(cls):
+        if cls.replayed:
+            print(f"\n  ink/, nothing typed: the page agrees with `strokekit recognize` on {len(cls.replayed)} diagrams; "
+                  f"{len(cls.right)} of them with every word right ({' '.join(cls.right)})", file=sys.stderr)
+        super().tearDownClass()
+
+    def replay_ink(self, name):
+        lines = [json.loads(line) for line in (FA_DIAGRAMS / "ink" / f"{name}.ndjson").read_text().splitlines() if line.strip()]
+        expected = json.loads((FA_DIAGRAMS / "expected.json").read_text())[f"{name}.ndjson"]
+        page = self.new_page(pointer="pen")
+        _, _, width, height = page.canvas_box()
+        xs = [x for line in lines for stroke in line["drawing"] for x in stroke[0]]
+        ys = [y for line in lines for stroke in line["drawing"] for y in stroke[1]]
+        margin = 30
+        scale = min((width - 2 * margin) / (max(xs) - min(xs)), (height - 2 * margin) / (max(ys) - min(ys)), 1.5)
+        strokes = [[(margin + (x - min(xs)) * scale, margin + (y - min(ys)) * scale) for x, y in zip(*stroke[:2])]
+                   for line in lines for stroke in line["drawing"]]
+        for stroke in strokes:
+            page.stroke(stroke)
+            page.wait_idle()
+            self.assertFalse(page.label_editor_open(), f"{name}: a box opened for the pen: {page.status()}")
+        automaton = page.automaton()
+        self.assertEqual(automaton["strokesReceived"], len(strokes),
+                         f"{name}: the page sent {automaton['strokesReceived']} of {len(strokes)} strokes (a dot taken for a tap?)")
+
+        # What the CLI reads from the very strokes the page sent.
+        sent = self.driver.execute_script("return editor.ink.map((s) => [s.map((p) => p[0]), s.map((p) => p[1])])")
+        with tempfile.TemporaryDirectory() as folder:
+            ink_file = Path(folder) / f"{name}.ndjson"
+            ink_file.write_text("".join(json.dumps({"drawing": [stroke]}) + "\n" for stroke in sent))
+            report = recognize(ink_file, list(expected))
+
+        table = page.table()
+        self.assertEqual(set(table), {s["name"] for s in report["states"]}, f"{name}: states")
+        for state in report["states"]:
+            marker = table[state["name"]][0]
+            self.assertEqual(("→" in marker, "←" in marker), (state["initial"], state["final"]), f"{name}: marks of {state['name']}")
+        shown = {(s, column, target) for s, (_, cells) in table.items() for column, cell in cells.items()
+                 for target in re.findall(r"[^{}, ∅]+", cell)}
+        read = {(t["from"], symbol, t["to"]) for t in report["transitions"] if t["from"] is not None and t["to"] is not None
+                for symbol in t["symbols"] + (["ε"] if t["epsilon"] else [])}
+        self.assertEqual(shown, read, f"{name}: the page's table differs from `strokekit recognize`")
+        self.assertEqual(sorted((tuple(l["strokes"]), l["text"], l["belongsTo"]) for l in automaton["labels"]),
+                         sorted((tuple(l["strokes"]), l["text"], l["belongsTo"]) for l in report["labels"]),
+                         f"{name}: the labels on the page differ from `strokekit recognize`")
+
+        # Every word through the page's own simulation request; the first few through the Run button.
+        verdicts = self.driver.execute_async_script(
+            "const [words, done] = arguments; (async () => { const out = {};"
+            " for (const word of words) out[word] = JSON.parse(await api('POST', '/simulate', { word })).accepted;"
+            " done(out); })();", list(expected))
+        cli = {entry["input"]: entry["accepted"] for entry in report["simulations"]}
+        self.assertEqual({w for w in expected if verdicts[w] != cli[w]}, set(), f"{name}: verdicts differ from `strokekit recognize`")
+        for word in list(expected)[:3]:
+            self.assertEqual(page.run_word(word)[0], cli[word], f"{name}: Run on \"{word}\"")
+        type(self).replayed.append(name)
+        if all(cli[word] == accepted for word, accepted in expected.items()):
+            type(self).right.append(name)
+        if SCREENSHOTS and name == LABELS_SCREENSHOT:
+            self.driver.save_screenshot(str(Path(SCREENSHOTS) / "editor-labels.png"))
+        if name == INK_DIAGRAMS[0]:
+            self.correct_a_label(page, name)
+        return len(strokes), len(automaton["labels"])
+
+    def correct_a_label(self, page, name):
+        """A tap on a transition's label opens its symbols box prefilled with what was read; a
+        symbol typed there wins over the writing; undo takes the correction back."""
+        automaton = page.automaton()
+        label = next((l for l in automaton["labels"] if l["belongsTo"] == "transition"
+                      and any(e["id"] == l["owner"] and e["kind"] != "initial" for e in automaton["edges"])), None)
+        self.assertIsNotNone(label, f"{name}: no transition label to correct")
+        edge = next(e for e in automaton["edges"] if e["id"] == label["owner"])
+        min_x, min_y, max_x, _ = label["box"]
+        page.tap((min_x + max_x) / 2, min_y - 11)  # its tag
+        self.assertTrue(page.label_editor_open(), f"{name}: no box after a tap on the label: {page.status()}")
+        shown = self.driver.find_element(By.ID, "label-input").get_attribute("value")
+        self.assertEqual(shown, ", ".join(edge["symbols"]), f"{name}: the box is not prefilled with what was read")
+        before = page.table()
+        page.type_symbols(["z"])
+        corrected = next(e for e in page.automaton()["edges"] if e["id"] == edge["id"])
+        self.assertEqual(corrected["symbols"], ["z"], f"{name}: the typed symbols did not win")
+        self.assertTrue(any("z" in cells for _, cells in page.table().values()), f"{name}: no column z in the table")
+        page.click("undo")
+        self.assertEqual(page.table(), before, f"{name}: undo did not take the correction back")
+
+
+def _add_diagram_tests(case, names, replay, suffix, say):
+    """One test per diagram on `case`: `replay(self, name)` and a line on what it found."""
+    def make(name):
+        def test(self):
+            print(f"\n  {name}: " + say(*replay(self, name)), file=sys.stderr)
+        test.__name__ = f"test_{name}_{suffix}"
+        return test
+    for name in names:
+        setattr(case, f"test_{name}_{suffix}", make(name))
+
+
+_add_diagram_tests(HandwrittenInkTests, INK_DIAGRAMS, HandwrittenInkTests.replay_ink, "ink_reads_as_the_cli_reads_it",
+                   lambda strokes, labels: f"{strokes} strokes written, {labels} labels read, page = recognize")
+_add_diagram_tests(RealDiagramTests, REAL_DIAGRAMS, RealDiagramTests.replay, "comes_out_right",
+                   lambda strokes, words: f"{strokes} strokes drawn, {words} words right")
 
 
 if __name__ == "__main__":

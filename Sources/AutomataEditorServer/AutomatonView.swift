@@ -48,8 +48,36 @@ struct AutomatonView: Encodable, Sendable {
         var rows: [Row]
     }
 
+    /// A handwritten label read from the ink (see `HandwrittenLabel`), for the page to show
+    /// in place and to open for correction.
+    struct Label: Encodable, Sendable {
+        /// Its strokes: positions in the session's ink, in drawing order.
+        var strokes: [Int]
+        var text: String
+        var confidence: Float
+        /// `transition` (its symbols), `state` (its name) or `nothing` (a stray text), and the
+        /// id of that transition or state.
+        var belongsTo: String
+        var owner: Int?
+        /// Where its strokes lie: [minX, minY, maxX, maxY] in canvas coordinates.
+        var box: [Double]
+
+        init(_ label: HandwrittenLabel) {
+            strokes = label.strokes
+            text = label.text
+            confidence = label.confidence
+            switch label.owner {
+            case let .transition(id): (belongsTo, owner) = ("transition", id)
+            case let .state(id): (belongsTo, owner) = ("state", id)
+            case .nothing: (belongsTo, owner) = ("nothing", nil)
+            }
+            box = [label.box.minX, label.box.minY, label.box.maxX, label.box.maxY].map(EdgeLayout.rounded)
+        }
+    }
+
     var states: [State]
     var edges: [Edge]
+    var labels: [Label]
     var alphabet: [String]
     var warnings: [String]
     var table: Table
@@ -59,8 +87,9 @@ struct AutomatonView: Encodable, Sendable {
     /// that none is lost.
     var strokesReceived: Int
 
-    init(sketch: Sketch, canUndo: Bool, canRedo: Bool, strokesReceived: Int) {
+    init(sketch: Sketch, labels: [HandwrittenLabel] = [], canUndo: Bool, canRedo: Bool, strokesReceived: Int) {
         let nfa = sketch.automaton()
+        self.labels = labels.map(Label.init)
         states = sketch.states.map {
             State(
                 id: $0.id, name: $0.name, x: $0.center.x, y: $0.center.y, radius: $0.radius,
@@ -172,6 +201,6 @@ enum EdgeLayout {
 
     private static func norm(_ v: Point) -> Double { (v.x * v.x + v.y * v.y).squareRoot() }
     private static func dot(_ a: Point, _ b: Point) -> Double { a.x * b.x + a.y * b.y }
-    private static func rounded(_ value: Double) -> Double { (value * 10).rounded() / 10 }
+    static func rounded(_ value: Double) -> Double { (value * 10).rounded() / 10 }
     private static func format(_ p: Point) -> String { "\(rounded(p.x)) \(rounded(p.y))" }
 }

@@ -41,6 +41,8 @@ struct StrokeVerdict: Encodable, Sendable {
     /// True when the drawing changed nothing; `outcome` says why.
     var rejected: Bool
     var outcome: String
+    /// True when the drawing is handwriting (a stroke of a label); `outcome` says what it labels.
+    var text = false
     /// The transition or self-loop created, so the page can ask for its symbols at once.
     var transition: Int?
     /// The state created or made final.

@@ -14,6 +14,8 @@ struct EditorAdapter: Sendable {
     }
 
     var sketch: Sketch { editor.sketch }
+    /// The handwritten labels read from the ink.
+    var labels: [HandwrittenLabel] { editor.reading.labels }
     var canUndo: Bool { editor.canUndo }
     var canRedo: Bool { editor.canRedo }
 
@@ -25,6 +27,12 @@ struct EditorAdapter: Sendable {
             classifierRejected: result.classification.isRejected, shape: result.reading?.shape.rawValue,
             rule: result.reading?.rule?.description, rejected: result.outcome.isRejected,
             outcome: result.outcome.description)
+        if result.kind == .text, case let .rejected(reason) = result.outcome {
+            // Handwriting: not a shape, but not refused either; the reason says what it labels.
+            verdict.rejected = false
+            verdict.outcome = reason
+            verdict.text = true
+        }
         switch result.outcome {
         // Every new transition but the initial arrow takes symbols, even with an end still free.
         case let .transitionAdded(id, from, to) where !(from == nil && to != nil): verdict.transition = id

@@ -13,7 +13,7 @@ struct SessionSnapshot: Sendable {
     /// The automaton as the page draws it.
     var view: AutomatonView {
         AutomatonView(
-            sketch: adapter.sketch, canUndo: adapter.canUndo, canRedo: adapter.canRedo,
+            sketch: adapter.sketch, labels: adapter.labels, canUndo: adapter.canUndo, canRedo: adapter.canRedo,
             strokesReceived: strokesReceived)
     }
 }

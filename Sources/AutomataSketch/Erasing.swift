@@ -6,18 +6,23 @@ public struct EraseOutcome: Hashable, Sendable, CustomStringConvertible {
     public var removedStates: [String] = []
     /// Transitions removed (crossed, or attached to a removed state).
     public var removedTransitions: [String] = []
+    /// Handwritten labels removed (crossed, or belonging to a removed state or transition), as read.
+    public var removedLabels: [String] = []
 
     /// True when the eraser crossed nothing.
-    public var isEmpty: Bool { madeNonFinal.isEmpty && removedStates.isEmpty && removedTransitions.isEmpty }
+    public var isEmpty: Bool {
+        madeNonFinal.isEmpty && removedStates.isEmpty && removedTransitions.isEmpty && removedLabels.isEmpty
+    }
 
     public var description: String {
-        if isEmpty { return "nothing erased: the eraser stroke crossed no state or transition" }
+        if isEmpty { return "nothing erased: the eraser stroke crossed no state, transition or label" }
         var parts: [String] = []
         if !madeNonFinal.isEmpty { parts.append("made non-final: " + madeNonFinal.joined(separator: ", ")) }
         if !removedStates.isEmpty { parts.append("removed states: " + removedStates.joined(separator: ", ")) }
         if !removedTransitions.isEmpty {
             parts.append("removed transitions: " + removedTransitions.joined(separator: ", "))
         }
+        if !removedLabels.isEmpty { parts.append("removed labels: " + removedLabels.joined(separator: ", ")) }
         return parts.joined(separator: "; ")
     }
 }

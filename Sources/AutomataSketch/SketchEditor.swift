@@ -33,6 +33,8 @@ public struct ClassifiedOutcome: Hashable, Sendable {
     /// not the classifier's accepted label; nil when the drawing was rejected.
     public var reading: StrokeReading?
     public var outcome: StrokeOutcome
+    /// What the symbol the drawing joined is (`.text` for a stroke of a handwritten label).
+    public var kind: SymbolKind = .rejected
 }
 
 /// The editor's headless core: the sketch's ink, the automaton read from it, the classifier
@@ -141,6 +143,7 @@ public struct SketchEditor: Sendable {
                 classification: Classification(label: "none", confidence: 0, probabilities: [:], isRejected: true),
                 reading: nil, outcome: .rejected(reason: "the drawing has no strokes; draw it again"))
         }
+        let kind = changed.reading.symbols[changed.reading.symbolOfStroke[first]].kind
         var symbol = changed.reading.symbols[changed.reading.symbolOfStroke[first]]
         if case let .stateAdded(id, name, true, _) = symbol.outcome, sketch.state(id)?.isFinal == false {
             // A second circle round a state drawn earlier.
@@ -150,11 +153,14 @@ public struct SketchEditor: Sendable {
             let connected = changed.sketch.transitions.filter { $0.id < id && ($0.from == id || $0.to == id) }
             symbol.outcome = .stateAdded(state: id, name: name, isFinal: isFinal, connected: connected.map(changed.sketch.describe))
         }
-        if symbol.outcome.isRejected && symbol.kind != .text {
+        if kind == .text {
+            // Handwriting is an edit like any other stroke: an undo step, even when what it
+            // reads changes nothing yet (a label's first character, a stray word).
+            commit(changed, always: true)
+        } else if symbol.outcome.isRejected {
             // Pending ink: kept for later strokes, not an undo step. The sketch follows the new
             // reading all the same: the ink may have changed how earlier symbols read (a head
-            // drawn apart joins a shaft, which may leave another arrow's reading). A handwritten
-            // label's stroke is committed like any other: it may give a transition its symbols.
+            // drawn apart joins a shaft, which may leave another arrow's reading).
             content.ink = changed.ink
             content.nextDrawing = changed.nextDrawing
             content.reading = changed.reading
@@ -164,20 +170,24 @@ public struct SketchEditor: Sendable {
         } else {
             commit(changed)
         }
-        return ClassifiedOutcome(classification: symbol.classification, reading: symbol.reading, outcome: symbol.outcome)
+        return ClassifiedOutcome(
+            classification: symbol.classification, reading: symbol.reading, outcome: symbol.outcome, kind: kind)
     }
 
     /// Erases what an eraser stroke crosses (see `EraseOutcome`): the ink of removed states
-    /// and transitions, the outer circle of a final state.
+    /// and transitions with their handwritten labels, the outer circle of a final state, and
+    /// the handwritten labels it crosses.
     @discardableResult
     public mutating func erase(_ stroke: Stroke) -> EraseOutcome {
         var erased = sketch
-        let outcome = erased.erase([stroke.sketchPoints])
+        var outcome = erased.erase([stroke.sketchPoints])
+        let erasedLabels = labelsErased(by: stroke.sketchPoints, leaving: erased)
+        outcome.removedLabels = erasedLabels.map { "\"\(reading.labels[$0].text)\"" }
         guard !outcome.isEmpty else { return outcome }
         var changed = content
         let keptStates = Set(erased.states.map(\.id)), keptTransitions = Set(erased.transitions.map(\.id))
         let nonFinal = Set(erased.states.filter { !$0.isFinal }.map(\.id))
-        var removedStrokes = Set<Int>()
+        var removedStrokes = Set(erasedLabels.flatMap { reading.labels[$0].strokes })
         for symbol in changed.reading.symbols {
             switch symbol.outcome {
             case let .stateAdded(id, _, _, _) where !keptStates.contains(id),
@@ -202,8 +212,30 @@ public struct SketchEditor: Sendable {
         }
         changed.base.transitions.removeAll { !keptTransitions.contains($0.id) }
         try? reread(&changed)  // the ink was read before; only classified groups remain
-        commit(changed)
+        commit(changed, always: true)
         return outcome
+    }
+
+    /// The handwritten labels (indices into `reading.labels`) an eraser stroke takes: those
+    /// whose strokes it crosses (but not the name of a state it only made non-final), and
+    /// those of the states and transitions it removes (`erased` is the sketch after erasing).
+    private func labelsErased(by eraser: [SketchPoint], leaving erased: Sketch) -> [Int] {
+        guard !eraser.isEmpty else { return [] }
+        let tolerance = max(2, Sketch.eraserTransitionTolerance * (sketch.typicalRadius ?? 0))
+        let madeNonFinal = Set(sketch.states.filter { $0.isFinal && erased.state($0.id)?.isFinal == false }.map(\.id))
+        return reading.labels.indices.filter { index in
+            let label = reading.labels[index]
+            switch label.owner {
+            case let .state(id) where erased.state(id) == nil: return true
+            case let .transition(id) where erased.transition(id) == nil: return true
+            case let .state(id) where madeNonFinal.contains(id): return false
+            default:
+                return label.strokes.contains { stroke in
+                    content.ink.indices.contains(stroke)
+                        && Geometry.distance(betweenPolylines: eraser, content.ink[stroke].stroke.sketchPoints.nonEmptyOrOrigin) <= tolerance
+                }
+            }
+        }
     }
 
     /// Makes a final state's symbol ordinary: drops its outer circle (the larger of its
@@ -318,8 +350,9 @@ public struct SketchEditor: Sendable {
         reading = saved.reading
     }
 
-    private mutating func commit(_ changed: Content) {
-        guard changed.sketch != sketch else {
+    /// Makes `changed` the content, as an undo step when the automaton changed (or `always`).
+    private mutating func commit(_ changed: Content, always: Bool = false) {
+        guard always || changed.sketch != sketch else {
             // The automaton is the same (e.g. a head joined a shaft): keep the ink, no undo step.
             content.ink = changed.ink
             content.nextDrawing = changed.nextDrawing

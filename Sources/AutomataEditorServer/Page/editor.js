@@ -196,6 +196,51 @@ function drawAutomaton(target, automaton, highlighted) {
   }
 }
 
+// The text read from each handwritten label, in place: a tag over the label's strokes (under
+// them for a state's name, which the state's circle covers), coloured by what it belongs to.
+const LABEL_COLOURS = { transition: "#0b3d91", state: "#1a6b30", nothing: "#777" };
+
+function labelTag(target, label) {
+  const [minX, minY, maxX, maxY] = label.box;
+  const text = (label.text || "?") + (label.confidence < 0.5 ? " ?" : "");
+  target.font = "13px system-ui, sans-serif";
+  const width = target.measureText(text).width + 8;
+  const y = label.belongsTo === "state" ? maxY + 11 : minY - 11;
+  return { text, x: (minX + maxX) / 2, y, width, height: 18 };
+}
+
+function drawLabels(target, automaton) {
+  target.textAlign = "center";
+  target.textBaseline = "middle";
+  for (const label of automaton.labels || []) {
+    const tag = labelTag(target, label);
+    const colour = LABEL_COLOURS[label.belongsTo] || "#777";
+    const [minX, minY, maxX, maxY] = label.box;
+    target.strokeStyle = colour;
+    target.lineWidth = 1;
+    target.setLineDash([3, 3]);
+    target.strokeRect(minX - 3, minY - 3, maxX - minX + 6, maxY - minY + 6);
+    target.setLineDash([]);
+    target.fillStyle = "rgba(255,255,255,.9)";
+    target.fillRect(tag.x - tag.width / 2, tag.y - tag.height / 2, tag.width, tag.height);
+    target.strokeRect(tag.x - tag.width / 2, tag.y - tag.height / 2, tag.width, tag.height);
+    target.fillStyle = colour;
+    target.fillText(tag.text, tag.x, tag.y);
+  }
+}
+
+/// The handwritten label under a tap: its strokes' box (a little wider) or its tag.
+function labelAt(x, y) {
+  for (const label of editor.automaton.labels || []) {
+    const [minX, minY, maxX, maxY] = label.box;
+    const tag = labelTag(context, label);
+    const inBox = x >= minX - 6 && x <= maxX + 6 && y >= minY - 6 && y <= maxY + 6;
+    const inTag = Math.abs(x - tag.x) <= tag.width / 2 && Math.abs(y - tag.y) <= tag.height / 2;
+    if (inBox || inTag) return label;
+  }
+  return null;
+}
+
 function render() {
   const box = canvas.getBoundingClientRect();
   context.clearRect(0, 0, box.width, box.height);
@@ -204,6 +249,7 @@ function render() {
   if (editor.current) drawInk(editor.current, 0.9);
   if (editor.automaton) {
     drawAutomaton(context, editor.automaton, activeStates());
+    drawLabels(context, editor.automaton);
   }
   if (editor.automaton && editor.automaton.states.length === 0 && editor.ink.length === 0 && !editor.current) {
     context.fillStyle = "#999";
@@ -258,6 +304,7 @@ canvas.addEventListener("pointerdown", (event) => {
   canvas.setPointerCapture(event.pointerId);
   editor.current = [pointFrom(event)];
   editor.currentStart = performance.now();
+  editor.pointerType = event.pointerType;
   render();
 });
 
@@ -273,7 +320,9 @@ function finishStroke(event) {
   const stroke = editor.current;
   editor.current = null;
   const extent = strokeExtent(stroke);
-  if (editor.tool === "final" || (editor.tool === "draw" && extent < 6 && !editor.pendingGroup)) {
+  // A tap barely moves the pointer; a dot or a comma written with the pen has a few points.
+  const isTap = extent < 6 && stroke.length <= 3;
+  if (editor.tool === "final" || (editor.tool === "draw" && isTap && !editor.pendingGroup)) {
     tap(stroke[0][0], stroke[0][1]);
     render();
     return;
@@ -289,7 +338,7 @@ function finishStroke(event) {
     return;
   }
   editor.ink.push(stroke);
-  sendDrawing([stroke]);
+  sendDrawing([stroke], editor.pointerType);
   render();
 }
 canvas.addEventListener("pointerup", finishStroke);
@@ -300,11 +349,13 @@ function strokeExtent(stroke) {
   return Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys));
 }
 
-function sendDrawing(strokes) {
+// A new transition opens the symbols box at once, except for a pen: with a pen the symbols are
+// written beside the arrow (the box would cover that place); tapping the label opens the box.
+function sendDrawing(strokes, pointerType) {
   queue(async () => {
     const answer = await edit("POST", "/strokes", { strokes: strokes.map((s) => s.map((p) => [p[0], p[1]])) });
     const verdict = answer.verdict;
-    if (verdict && !verdict.rejected && verdict.transition !== undefined && verdict.transition !== null) {
+    if (pointerType !== "pen" && verdict && !verdict.rejected && verdict.transition !== undefined && verdict.transition !== null) {
       openLabelEditor({ kind: "transition", id: verdict.transition });
     }
   });
@@ -317,6 +368,16 @@ function tap(x, y) {
   if (editor.tool === "final") {
     if (state) queue(() => edit("POST", `/states/${state.id}/final`, { final: !state.final }));
     else showStatus("Tap inside a state to make it final (or non-final).", true);
+    return;
+  }
+  // A handwritten label: the box of what it labels, prefilled with what was read, to correct it.
+  const label = labelAt(x, y);
+  if (label && label.owner !== null && label.owner !== undefined) {
+    openLabelEditor({ kind: label.belongsTo, id: label.owner });
+    return;
+  }
+  if (label) {
+    showStatus(`"${label.text}" belongs to nothing: write symbols beside an arrow, a name inside a state.`, true);
     return;
   }
   const edge = editor.automaton.edges
@@ -425,7 +486,7 @@ $("group-strokes").addEventListener("click", () => {
     button.setAttribute("aria-pressed", "false");
     if (strokes.length) {
       editor.ink.push(...strokes);
-      sendDrawing(strokes);
+      sendDrawing(strokes, editor.pointerType);
     }
   } else {
     editor.pendingGroup = [];
