@@ -17,13 +17,7 @@ source scripts/export-venv.sh
 ensure_export_venv bench-onnxruntime || exit 0
 python=$export_venv/bin/python
 
-if [ -n "${STROKEKIT:-}" ]; then
-    strokekit=$STROKEKIT
-else
-    echo "bench-onnxruntime: building the release CLI" >&2
-    swift build -c release --product strokekit >&2
-    strokekit=.build/release/strokekit
-fi
+strokekit_release bench-onnxruntime
 out=out/bench-onnxruntime
 mkdir -p "$out"
 "$strokekit" export --model "$model" --format onnx --output "$out/model.onnx" >&2

@@ -19,13 +19,7 @@ source scripts/export-venv.sh
 ensure_venv bench-pytorch-training "$venv" scripts/bench-pytorch-requirements.txt || exit 0
 python=$venv/bin/python
 
-if [ -n "${STROKEKIT:-}" ]; then
-    strokekit=$STROKEKIT
-else
-    echo "bench-pytorch-training: building the release CLI" >&2
-    swift build -c release --product strokekit >&2
-    strokekit=.build/release/strokekit
-fi
+strokekit_release bench-pytorch-training
 out=out/bench-pytorch
 mkdir -p "$out"
 "$python" scripts/bench_pytorch_training.py make-inputs "$out/inputs.u8" 640

@@ -3,7 +3,7 @@
 # environment of the export tools (.venv-check-exports, from
 # scripts/check-exports-requirements.txt: onnx, onnxruntime, coremltools, numpy, safetensors).
 # ensure_export_venv NAME: installs it when the requirements changed; returns 1, after
-# saying NAME is skipped, when PyPI is unreachable.
+# saying NAME is skipped, when the package index is unreachable.
 export_venv=.venv-check-exports
 export_requirements=scripts/check-exports-requirements.txt
 
@@ -16,17 +16,26 @@ ensure_export_venv() {
 ensure_venv() {
     local name=$1 venv=$2 requirements=$3
     cmp -s "$requirements" "$venv/installed-requirements.txt" 2>/dev/null && return 0
-    if ! python3 - <<'PY' 2>/dev/null
-import urllib.request
-urllib.request.urlopen("https://pypi.org/simple/onnx/", timeout=15)
-PY
-    then
-        echo "$name: skipped: PyPI (https://pypi.org) is unreachable, cannot install $requirements" >&2
-        return 1
-    fi
     echo "$name: installing $requirements into $venv" >&2
     rm -rf "$venv"
     python3 -m venv "$venv"
-    "$venv/bin/pip" install -q --disable-pip-version-check -r "$requirements"
+    # pip's own index; one short try, so that a machine without it is told quickly.
+    if ! "$venv/bin/pip" install -q --disable-pip-version-check --retries 1 --timeout 20 -r "$requirements"; then
+        echo "$name: skipped: the Python package index is unreachable, cannot install $requirements" >&2
+        rm -rf "$venv"
+        return 1
+    fi
     cp "$requirements" "$venv/installed-requirements.txt"
+}
+
+# strokekit_release NAME: the CLI to measure: $STROKEKIT when set (a binary already built),
+# else the release build, built now.
+strokekit_release() {
+    if [ -n "${STROKEKIT:-}" ]; then
+        strokekit=$STROKEKIT
+    else
+        echo "$1: building the release CLI" >&2
+        swift build -c release --product strokekit >&2
+        strokekit=.build/release/strokekit
+    fi
 }
