@@ -17,7 +17,9 @@ source scripts/export-venv.sh
 ensure_export_venv bench-onnxruntime || exit 0
 python=$export_venv/bin/python
 
-strokekit_release bench-onnxruntime
+# shellcheck source=scripts/strokekit-cli.sh
+source scripts/strokekit-cli.sh
+strokekit_cli bench-onnxruntime
 out=out/bench-onnxruntime
 mkdir -p "$out"
 "$strokekit" export --model "$model" --format onnx --output "$out/model.onnx" >&2

@@ -19,7 +19,9 @@ source scripts/export-venv.sh
 ensure_venv bench-pytorch-training "$venv" scripts/bench-pytorch-requirements.txt || exit 0
 python=$venv/bin/python
 
-strokekit_release bench-pytorch-training
+# shellcheck source=scripts/strokekit-cli.sh
+source scripts/strokekit-cli.sh
+strokekit_cli bench-pytorch-training
 out=out/bench-pytorch
 mkdir -p "$out"
 "$python" scripts/bench_pytorch_training.py make-inputs "$out/inputs.u8" 640

@@ -11,15 +11,12 @@
 # Skipped (exit 0) with a message when the dataset is absent. Needs python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-data=../shared/datasets/fa-diagrams
-if [ ! -d "$data/sketches_per_stroke" ]; then
-    echo "check-jflap: skipped, $data is absent (see docs/benchmarks.md)" >&2
-    exit 0
-fi
+# shellcheck source=scripts/strokekit-cli.sh
+source scripts/strokekit-cli.sh
+fa_diagrams check-jflap sketches_per_stroke
 configuration=release
 [ "${1:-}" = "--debug" ] && configuration=debug
-swift build -c "$configuration" --product strokekit >&2
-strokekit=".build/$configuration/strokekit"
+strokekit_cli check-jflap "$configuration"
 echo "check-jflap: machine: $("$strokekit" bench --machine)" >&2
 out=out/check-jflap
 mkdir -p "$out"

@@ -27,15 +27,3 @@ ensure_venv() {
     fi
     cp "$requirements" "$venv/installed-requirements.txt"
 }
-
-# strokekit_release NAME: the CLI to measure: $STROKEKIT when set (a binary already built),
-# else the release build, built now.
-strokekit_release() {
-    if [ -n "${STROKEKIT:-}" ]; then
-        strokekit=$STROKEKIT
-    else
-        echo "$1: building the release CLI" >&2
-        swift build -c release --product strokekit >&2
-        strokekit=.build/release/strokekit
-    fi
-}

@@ -10,12 +10,9 @@
 # Skipped (exit 0) with a message when the dataset is absent. Needs python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-data=../shared/datasets/fa-diagrams
-if [ ! -d "$data/sketches" ]; then
-    echo "fa-benchmark: skipped, $data is absent (see docs/benchmarks.md)" >&2
-    exit 0
-fi
-strokekit=.build/release/strokekit
-swift build -c release --product strokekit >&2
+# shellcheck source=scripts/strokekit-cli.sh
+source scripts/strokekit-cli.sh
+fa_diagrams fa-benchmark sketches
+strokekit_cli fa-benchmark
 echo "fa-benchmark: machine: $("$strokekit" bench --machine)" >&2
 exec python3 scripts/fa_benchmark.py --data "$data" --binary "$strokekit" "$@"

@@ -16,15 +16,12 @@
 # dataset is absent. Needs python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-data=../shared/datasets/fa-diagrams
-if [ ! -d "$data/inkml" ] || [ ! -d "$data/ink" ]; then
-    echo "inkml-check: skipped, $data is absent (see docs/benchmarks.md)" >&2
-    exit 0
-fi
+# shellcheck source=scripts/strokekit-cli.sh
+source scripts/strokekit-cli.sh
+fa_diagrams inkml-check inkml ink
 configuration=release
 [ "${1:-}" = "--debug" ] && configuration=debug
-swift build -c "$configuration" --product strokekit >&2
-strokekit=".build/$configuration/strokekit"
+strokekit_cli inkml-check "$configuration"
 echo "inkml-check: machine: $("$strokekit" bench --machine)" >&2
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
