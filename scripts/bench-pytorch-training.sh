@@ -12,6 +12,10 @@ cd "$(dirname "$0")/.."
 rounds=${1:-5}
 threads=${2:-2}
 epochs=${3:-7}
+if ! [ "$epochs" -ge 2 ] 2>/dev/null; then
+    echo "bench-pytorch-training: EPOCHS must be a whole number of at least 2 (the first epoch is warm-up and not counted), not '$epochs'" >&2
+    exit 2
+fi
 venv=.venv-bench-pytorch
 
 # shellcheck source=scripts/export-venv.sh
