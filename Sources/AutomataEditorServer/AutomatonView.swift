@@ -66,11 +66,8 @@ struct AutomatonView: Encodable, Sendable {
             strokes = label.strokes
             text = label.text
             confidence = label.confidence
-            switch label.owner {
-            case let .transition(id): (belongsTo, owner) = ("transition", id)
-            case let .state(id): (belongsTo, owner) = ("state", id)
-            case .nothing: (belongsTo, owner) = ("nothing", nil)
-            }
+            belongsTo = label.owner.kind
+            owner = label.owner.id
             box = [label.box.minX, label.box.minY, label.box.maxX, label.box.maxY].map(EdgeLayout.rounded)
         }
     }

@@ -48,6 +48,23 @@ public enum LabelOwner: Hashable, Sendable {
     case state(Int)
     /// Nothing: a stray text (a title, "Start" far from any arrow).
     case nothing
+
+    /// Its kind as the JSON outputs name it: `transition`, `state` or `nothing`.
+    public var kind: String {
+        switch self {
+        case .transition: "transition"
+        case .state: "state"
+        case .nothing: "nothing"
+        }
+    }
+
+    /// The id of the transition or state it belongs to; nil for nothing.
+    public var id: Int? {
+        switch self {
+        case let .transition(id), let .state(id): id
+        case .nothing: nil
+        }
+    }
 }
 
 /// Another way to read a label, less probable than the one chosen.

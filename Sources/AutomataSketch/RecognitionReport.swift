@@ -139,17 +139,11 @@ public struct RecognitionReport: Codable, Hashable, Sendable {
         }
         self.labels = labels.map { recognized in
             let label = recognized.label
-            let belongsTo: String
-            switch label.owner {
-            case .transition: belongsTo = "transition"
-            case .state: belongsTo = "state"
-            case .nothing: belongsTo = "nothing"
-            }
             return LabelEntry(
                 strokes: label.strokes, lines: recognized.lineNumbers, text: label.text, symbols: label.symbols,
                 confidence: label.confidence,
                 alternatives: label.alternatives.map { LabelEntry.Alternative(text: $0.text, confidence: $0.confidence) },
-                belongsTo: belongsTo, of: recognized.ownerDescription, ownerStrokes: recognized.ownerStrokes,
+                belongsTo: label.owner.kind, of: recognized.ownerDescription, ownerStrokes: recognized.ownerStrokes,
                 box: [label.box.minX, label.box.minY, label.box.maxX, label.box.maxY])
         }
         self.revisions = revisions.map {
