@@ -21,6 +21,46 @@ public struct CharacterFrame: Sendable, Hashable {
         height = box.maxY - box.minY
     }
 
+    /// The usual frame of a page's handwritten labels (a diagram's transition labels and
+    /// state names), estimated from the boxes of the labels themselves: 1.2 times the median
+    /// height of their boxes. The median label is a little shorter than a full-height
+    /// character, the height a frame stands for (many labels are one lowercase letter or a
+    /// small digit; a few hang a descender, `q0`); 1.2 brings it there. A label's own box says
+    /// nothing about its size; against its page's usual height a small `o` stays smaller than
+    /// an `O`, a `c` than a `C`. The labels' texts play no part. Labels without finite
+    /// points or flat ones (height 0) are not counted; fewer than `minimumLabels` counted give
+    /// nil (too few to say what is usual: read each label alone).
+    ///
+    /// Chosen on fa-diagrams' single-character labels, on one half of the writers, among
+    /// quantiles of label and stroke heights and multiples of their medians (docs/label-model.md).
+    public init?(labels: [[Stroke]], minimumLabels: Int = 3) {
+        self.init(labelHeights: labels.compactMap { Self.box(of: $0).map { $0.maxY - $0.minY } },
+                  minimumLabels: minimumLabels)
+    }
+
+    /// `init(labels:minimumLabels:)` from the heights of the labels' boxes (those that are
+    /// not positive and finite are not counted).
+    public init?(labelHeights: [Double], minimumLabels: Int = 3) {
+        let heights = labelHeights.filter { $0 > 0 && $0.isFinite }
+        guard heights.count >= max(minimumLabels, 1) else { return nil }
+        let usual = Self.usualLabelScale * Self.quantile(0.5, of: heights)
+        guard usual.isFinite && usual > 0 else { return nil }
+        height = usual
+    }
+
+    /// A page's frame over the median height of its labels' boxes (`init(labels:)`).
+    public static let usualLabelScale = 1.2
+
+    /// The `p`-quantile of non-empty `values`, linear between order statistics (NumPy's default).
+    static func quantile(_ p: Double, of values: [Double]) -> Double {
+        let sorted = values.sorted()
+        let position = p * Double(sorted.count - 1)
+        let lower = Int(position.rounded(.down))
+        guard lower + 1 < sorted.count else { return sorted[sorted.count - 1] }
+        let fraction = position - Double(lower)
+        return sorted[lower] * (1 - fraction) + sorted[lower + 1] * fraction
+    }
+
     /// True when this frame is a drawing's own box, the drawing `height` tall (equal within
     /// a millionth): a character alone on its line, or the one that spans it, whose frame
     /// says nothing about its size.

@@ -83,4 +83,45 @@ private func inkedRows(_ image: GrayImage) -> ClosedRange<Int>? {
             #expect(InputFraming(bad) == nil, "'\(bad)' was accepted")
         }
     }
+
+    @Test func aPagesLabelFrameIsAFifthMoreThanItsMedianLabel() throws {
+        // Labels 1, 2, 3, 4 and 5 units tall (one or two strokes each), in any order and place:
+        // the median label is 3, the frame 1.2 * 3.
+        let heights: [Double] = [3, 5, 1, 4, 2]
+        let labels = heights.enumerated().map { index, height in
+            [Stroke([(Double(index) * 10, 7), (Double(index) * 10 + 1, 7 + height / 2)]),
+             Stroke([(Double(index) * 10 + 2, 7 + height / 2), (Double(index) * 10 + 2, 7 + height)])]
+        }
+        #expect(CharacterFrame.usualLabelScale == 1.2)
+        #expect(abs(try #require(CharacterFrame(labels: labels)).height - 3.6) < 1e-12)
+        // Of an even count, the mean of the middle two: of 3, 5, 1, 4 it is 3.5.
+        #expect(abs(try #require(CharacterFrame(labels: Array(labels.prefix(4)))).height - 4.2) < 1e-12)
+        #expect(CharacterFrame(labelHeights: [3, 5, 1, 4]) == CharacterFrame(labels: Array(labels.prefix(4))))
+        // Scaling the page scales the frame; moving it changes nothing.
+        let scaled = labels.map { $0.map { Stroke($0.points.map { (3 * $0.x + 100, 3 * $0.y - 40) }) } }
+        #expect(abs(try #require(CharacterFrame(labels: scaled)).height - 10.8) < 1e-12)
+        // Flat labels (a dash), labels without finite points and empty ones are not counted.
+        let noise = [[Stroke([(0, 1), (9, 1)])], [Stroke([(Double.nan, 0), (1, Double.infinity)])], []]
+        #expect(abs(try #require(CharacterFrame(labels: labels + noise)).height - 3.6) < 1e-12)
+        // Too few labels to say what is usual: nil, and each label is read alone.
+        #expect(CharacterFrame(labels: Array(labels.prefix(2))) == nil)
+        #expect(CharacterFrame(labels: Array(labels.prefix(2)), minimumLabels: 2) != nil)
+        #expect(CharacterFrame(labels: noise, minimumLabels: 1) == nil)
+        #expect(CharacterFrame(labels: []) == nil)
+        #expect(CharacterFrame(labelHeights: [1, 2, .infinity, -3, .nan]) == nil)
+    }
+
+    @Test func aSmallLabelInItsPagesFrameStaysSmallerThanATallOne() throws {
+        // A page of labels 10 units tall and one small label 6 tall: read against the page's
+        // frame, the small one is drawn smaller than a tall one; alone, both fill the image.
+        let page = Array(repeating: bar(height: 10), count: 6) + [bar(height: 6)]
+        let frame = try #require(CharacterFrame(labels: page))
+        #expect(abs(frame.height - 12) < 1e-12)
+        let small = try #require(inkedRows(rasterizer.rasterize(bar(height: 6), framing: framed, frame: frame)))
+        let tall = try #require(inkedRows(rasterizer.rasterize(bar(height: 10), framing: framed, frame: frame)))
+        #expect(small.count + 5 <= tall.count, "small label \(small.count) rows, tall \(tall.count)")
+        let smallAlone = try #require(inkedRows(rasterizer.rasterize(bar(height: 6))))
+        let tallAlone = try #require(inkedRows(rasterizer.rasterize(bar(height: 10))))
+        #expect(smallAlone.count == tallAlone.count)
+    }
 }
