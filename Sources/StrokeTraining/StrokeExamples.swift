@@ -28,17 +28,29 @@ public enum StrokeExamples {
     /// in the drawing's units (`CharacterFrame`); a drawing without it stands alone (aspect-fit).
     public static let frameHeightProperty = "frame_height"
 
-    /// The frame a drawing names with `frame_height` (a positive number), or nil.
+    /// The drawing property that gives a drawing's frame as the heights of its page's labels
+    /// (a diagram's, each label's box): the frame is their usual height,
+    /// `CharacterFrame(labelHeights:)`.
+    public static let frameLabelHeightsProperty = "frame_label_heights"
+
+    /// The frame a drawing names with `frame_height` (a positive number), else with
+    /// `frame_label_heights` (a list of numbers: the usual height of its page's labels),
+    /// or nil (standing alone).
     public static func frame(of drawing: QuickDrawDrawing) -> CharacterFrame? {
-        guard case .number(let height)? = drawing.properties[frameHeightProperty], height.isFinite, height > 0 else {
+        if case .number(let height)? = drawing.properties[frameHeightProperty], height.isFinite, height > 0 {
+            return CharacterFrame(height: height)
+        }
+        guard case .array(let values)? = drawing.properties[frameLabelHeightsProperty] else { return nil }
+        let heights = values.compactMap { value -> Double? in
+            if case .number(let height) = value { return height }
             return nil
         }
-        return CharacterFrame(height: height)
+        return heights.count == values.count ? CharacterFrame(labelHeights: heights) : nil
     }
 
     /// Rasterizes every drawing and labels it by its `word`'s index in `classes`. With a
     /// reference-height `framing` (a character model's), each drawing is framed by its
-    /// `frame_height`, or else stands alone, as `ShapeClassifier.classify(_:frame:)` does.
+    /// `frame_height` (or `frame_label_heights`), or else stands alone, as `ShapeClassifier.classify(_:frame:)` does.
     ///
     /// A drawing whose word is in `nonShapeWords` (e.g. `none` for a model with only a
     /// confidence threshold) goes to `nonShapes`. Any other drawing whose word is missing or not

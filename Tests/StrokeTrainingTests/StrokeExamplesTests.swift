@@ -29,6 +29,23 @@ private func drawings() throws -> [QuickDrawDrawing] {
         #expect(conversion.nonShapes.count == 0 && conversion.warnings.isEmpty)
     }
 
+    @Test func aDrawingsFrameIsItsHeightOrItsPagesLabelHeightsOrNone() throws {
+        let lines = """
+            {"word": "o", "frame_height": 12, "frame_label_heights": [1, 2, 3], "drawing": [[[0, 5], [0, 5]]]}
+            {"word": "o", "frame_label_heights": [10, 30, 20, 5], "drawing": [[[0, 5], [0, 5]]]}
+            {"word": "o", "frame_label_heights": [10, "x", 20], "drawing": [[[0, 5], [0, 5]]]}
+            {"word": "o", "frame_label_heights": [10, 20], "drawing": [[[0, 5], [0, 5]]]}
+            {"word": "o", "frame_height": -1, "drawing": [[[0, 5], [0, 5]]]}
+            """
+        let frames = try QuickDraw.parse(lines, source: "frames.ndjson").drawings.map(StrokeExamples.frame(of:))
+        #expect(frames[0] == CharacterFrame(height: 12), "frame_height wins")
+        #expect(frames[1] == CharacterFrame(labelHeights: [10, 30, 20, 5]))
+        #expect(abs(try #require(frames[1]).height - 1.2 * 15) < 1e-12)
+        #expect(frames[2] == nil, "a list with a non-number is no frame")
+        #expect(frames[3] == nil, "two labels are too few to say what is usual")
+        #expect(frames[4] == nil)
+    }
+
     @Test func unknownWordThrowsNamingTheLine() throws {
         #expect(throws: StrokeExamplesError.unknownWord(source: "corpus.ndjson", line: 3, word: "banana", classes: classes)) {
             try StrokeExamples.examples(from: try drawings(), source: "corpus.ndjson", classes: classes)
