@@ -148,10 +148,12 @@ public enum UnipenCorpus {
     /// `parts`, read from the tree at `root` and rasterized with `framing`; with `read`'s warnings.
     public static func labelDataset(
         root: URL, parts: Set<Part>, classes: [String] = labelClasses, framing: InputFraming = .aspectFit,
-        alsoAlone: Bool = false, progress: (Int, Int) -> Void = { _, _ in }
+        alsoAlone: Bool = false, neverAlone: Set<String> = [], repeats: [String: Int] = [:],
+        progress: (Int, Int) -> Void = { _, _ in }
     ) throws -> (dataset: LabeledImageDataset, warnings: [String]) {
         let contents = try read(root: root, labels: Set(classes), progress: progress)
-        return (dataset(contents.characters, classes: classes, parts: parts, framing: framing, alsoAlone: alsoAlone),
+        return (dataset(contents.characters, classes: classes, parts: parts, framing: framing, alsoAlone: alsoAlone,
+                        neverAlone: neverAlone, repeats: repeats),
                 contents.warnings)
     }
 
@@ -160,10 +162,14 @@ public enum UnipenCorpus {
     /// `framing`, each character is framed by its writer's height (`writerHeights`), as a
     /// character in a label is by its line's; with `alsoAlone` (for training), each is there
     /// a second time alone (no frame: aspect-fit, `url` ending in `#alone`), as a character
-    /// that is a whole label is read.
+    /// that is a whole label is read, except the classes of `neverAlone` (the separators: never
+    /// a label of their own, always read within their label's line). A class in `repeats` is there that many times over
+    /// (`url` ending in `#2`, `#3`, ...; training augments each copy differently): the rare
+    /// separators, a few hundred characters against a letter's thousand.
     public static func dataset(
         _ characters: [UnipenCharacter], classes: [String], parts: Set<Part>, rasterizer: Rasterizer = Rasterizer(),
-        framing: InputFraming = .aspectFit, alsoAlone: Bool = false
+        framing: InputFraming = .aspectFit, alsoAlone: Bool = false, neverAlone: Set<String> = [],
+        repeats: [String: Int] = [:]
     ) -> LabeledImageDataset {
         let classIndex = Dictionary(classes.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         let framed = framing != .aspectFit
@@ -172,13 +178,17 @@ public enum UnipenCorpus {
         for character in characters {
             guard let label = classIndex[character.label], parts.contains(part(ofWriter: character.writer)) else { continue }
             let frame = heights[character.writer].map { CharacterFrame(height: $0) }
-            let url = URL(fileURLWithPath: "/" + character.source)
-            samples.append(LabeledImageDataset.Sample(
-                url: url, classIndex: label, image: rasterizer.rasterize(character.strokes, framing: framing, frame: frame)))
-            if framed && alsoAlone {
+            let image = rasterizer.rasterize(character.strokes, framing: framing, frame: frame)
+            let alone = framed && alsoAlone && !neverAlone.contains(character.label) ? rasterizer.rasterize(character.strokes, framing: framing, frame: nil) : nil
+            for copy in 1...max(1, repeats[character.label] ?? 1) {
+                let suffix = copy == 1 ? "" : "#\(copy)"
                 samples.append(LabeledImageDataset.Sample(
-                    url: URL(fileURLWithPath: "/" + character.source + "#alone"), classIndex: label,
-                    image: rasterizer.rasterize(character.strokes, framing: framing, frame: nil)))
+                    url: URL(fileURLWithPath: "/" + character.source + suffix), classIndex: label, image: image))
+                if let alone {
+                    samples.append(LabeledImageDataset.Sample(
+                        url: URL(fileURLWithPath: "/" + character.source + "#alone" + suffix), classIndex: label,
+                        image: alone))
+                }
             }
         }
         return LabeledImageDataset(classes: classes, samples: samples)

@@ -33,6 +33,9 @@ public struct TrainingRecipe: Sendable {
     /// (`strokekit.input.framing`) unless it is the default aspect-fit, so that a classifier
     /// frames strokes the same way.
     public var framing: InputFraming = .aspectFit
+    /// Flags of the dataset that change its images beyond its source (`--unipen-repeat`),
+    /// recorded with the recipe's own.
+    public var datasetFlags: [String] = []
 
     /// The teacher a run trains for itself: this recipe with another architecture and
     /// storage, no teacher of its own; its soft targets count `weight` at `temperature`.
@@ -137,6 +140,7 @@ public struct TrainingRecipe: Sendable {
         if config.weightDecay > 0 { parts.append("--weight-decay \(config.weightDecay)") }
         if config.augmentation != nil { parts.append("--augment") }
         if framing != .aspectFit { parts.append("--framing \(framing)") }
+        parts += datasetFlags
         if syntheticPerClass > 0 { parts.append("--synthetic \(syntheticPerClass)") }
         if negatives > 0 { parts.append("--negatives \(negatives)") }
         if let rejectBelow { parts.append("--reject-below \(rejectBelow)") }

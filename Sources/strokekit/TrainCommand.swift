@@ -190,6 +190,7 @@ struct TrainCommand: ParsableCommand {
             })
         recipe.dataAttribution = dataset.attribution
         recipe.framing = InputFraming(framing) ?? .aspectFit
+        recipe.datasetFlags = dataset.recipeFlags
         let view = TrainingProgressView(json: json, logFile: try log.map { try EpochLog(path: $0) })
         if let folds {
             try crossValidate(recipe, folds: folds, view: view)
