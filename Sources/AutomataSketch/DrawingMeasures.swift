@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Foundation
 
 /// The few measurements of a drawing that the context rules read: is it a closed round
 /// stroke (a circle), a simple open stroke with a tip (an arrow), a loop on one state?
@@ -33,8 +34,21 @@ struct DrawingMeasures {
     let winding: Double
     /// Path length of the whole drawing (smoothed over a fifth of `meanRadius`).
     let pathLength: Double
+    /// The diagonal of the points' bounding box (`Geometry.extent`).
+    let extent: Double
 
+    /// The measures of `points`: the ones the reading in progress already took of the same
+    /// points when a `MeasuresCache` is bound (`MeasuresCache.current`), measured otherwise.
     init(_ points: [SketchPoint]) {
+        if let cache = MeasuresCache.current {
+            self = cache.measures(of: points)
+        } else {
+            self.init(measuring: points)
+        }
+    }
+
+    /// The measures of `points`, measured now.
+    init(measuring points: [SketchPoint]) {
         precondition(!points.isEmpty, "measuring an empty drawing")
         self.points = points
         let shapes = tuned.shapes
@@ -83,6 +97,7 @@ struct DrawingMeasures {
         winding = Geometry.windingTurns(points, around: center)
         // Measured on points every fifth of the radius, so tremor does not lengthen it.
         pathLength = radius > 0 ? Geometry.pathLength(Geometry.resampled(points, step: radius / 5)) : 0
+        extent = Geometry.extent(points)
     }
 
     /// True for a stroke that goes round once and stays at about one distance from its centre,
@@ -152,5 +167,79 @@ extension DrawingMeasures {
     var isClosedOval: Bool {
         tuned.shapes.roundWinding.contains(abs(winding))
             && ovalSpread <= tuned.shapes.roundSpread && aspect >= tuned.shapes.ovalAspect
+    }
+}
+
+/// Measures of drawings remembered between readings of one sketch: the editor re-reads the
+/// whole ink on every stroke, and most of its drawings (every stroke, the states found, the
+/// groups' drawings) are the same points as in the reading before. Keyed by the points
+/// themselves and valid for one set of `ReaderParameters` (the measures depend on both and on
+/// nothing else), so a measure taken from the cache is the one `init(measuring:)` would take.
+/// Entries not used by a reading are dropped at its end (`finishReading`), so the cache holds
+/// one reading's drawings, however long the session. Shared by copies of the editor (undo
+/// states, a server's cached session): a lock guards it.
+final class MeasuresCache: @unchecked Sendable {
+    /// The cache the reading in progress uses (`SketchReader.read` binds it); nil: measure.
+    @TaskLocal static var current: MeasuresCache?
+
+    private let lock = NSLock()
+    private var parameters: ReaderParameters?
+    /// Measures used by the reading in progress, and those of the reading before.
+    private var used: [Key: DrawingMeasures] = [:]
+    private var before: [Key: DrawingMeasures] = [:]
+
+    /// Points as a key: equal when their bytes are (so 0 and -0, whose measures can differ
+    /// by their angles, are two keys), hashed as bytes at once.
+    struct Key: Hashable {
+        let points: [SketchPoint]
+
+        static func == (a: Key, b: Key) -> Bool {
+            a.points.count == b.points.count && a.points.withUnsafeBytes { first in
+                b.points.withUnsafeBytes { second in
+                    first.isEmpty || memcmp(first.baseAddress!, second.baseAddress!, first.count) == 0
+                }
+            }
+        }
+
+        func hash(into hasher: inout Hasher) {
+            points.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
+    }
+
+    /// Entries held (for tests).
+    var count: Int { lock.withLock { used.count + before.count } }
+
+    /// Starts a reading with `parameters` in effect: measures taken with others are dropped.
+    func startReading(with parameters: ReaderParameters) {
+        lock.withLock {
+            if self.parameters != parameters {
+                used = [:]
+                before = [:]
+                self.parameters = parameters
+            }
+        }
+    }
+
+    /// Ends a reading: what it did not use is dropped.
+    func finishReading() {
+        lock.withLock {
+            before = used
+            used = [:]
+        }
+    }
+
+    func measures(of points: [SketchPoint]) -> DrawingMeasures {
+        let points = Key(points: points)
+        let known = lock.withLock { () -> DrawingMeasures? in
+            if let known = used[points] { return known }
+            guard let known = before[points] else { return nil }
+            used[points] = known
+            return known
+        }
+        if let known { return known }
+        // Measured outside the lock; another reading may store the same measures meanwhile.
+        let measured = DrawingMeasures(measuring: points.points)
+        lock.withLock { used[points] = measured }
+        return measured
     }
 }
