@@ -126,7 +126,8 @@ public enum SketchReader {
         }
     }
 
-    private static func readMeasured(
+    /// `read` with `MeasuresCache.current` as it is (nil: every drawing measured now).
+    static func readMeasured(
         _ ink: [InkStroke], on base: Sketch, classifier: (any StrokeClassifying)?, cache: inout ClassificationCache
     ) throws -> SketchReading {
         let everything = StateFinder.find(ink)
