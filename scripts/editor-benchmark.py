@@ -33,8 +33,11 @@
    transaction), wait (store minus commit: earlier batches); batch_mean is edits per commit.
    loadavg_1min: the machine's 1-minute load average sampled during the run (mean, max).
 --mode latency: part 1 only (the diagram drawn --repeats times, one session each, one request
-   at a time), with the spread of the server's time (quartiles, min, max) and the machine's
-   load average before and after: the figure of stroke to automaton on a quiet server.
+   at a time), with the spread of the server's time (quartiles, min, max), its parts (p50 and
+   p95 of each on its own: read, the reader's re-reading of the ink; store, the edit queued and
+   committed; rest, the request's body decoded and the automaton's view built and encoded as
+   JSON) and the machine's load average before and after: the figure of stroke to automaton
+   on a quiet server.
 --mode kill: the load for --seconds, then SIGKILL, the server started again on the same store,
    and every session read back: acknowledged strokes (200 before the kill) against strokes found.
 --mode balanced: two servers on one --store (PostgreSQL) behind Debian's nginx (round-robin,
@@ -151,7 +154,7 @@ def percentile(values, fraction):
 
 def latency(host, port, strokes, repeats, spread=False):
     client = Client(host, port)
-    server, roundtrip = [], []
+    server, roundtrip, parts = [], [], []
     for _ in range(repeats):
         status, _, payload = client.request("POST", "/api/sessions")
         session = json.loads(payload)["session"]
@@ -162,7 +165,20 @@ def latency(host, port, strokes, repeats, spread=False):
             if status != 200:
                 raise RuntimeError(f"stroke answered {status}")
             server.append(server_ms(timing))
+            parts.append(timing_parts(timing))
         client.request("DELETE", f"/api/sessions/{session}")
+    # Where the server's time went (--mode latency): p50 and p95 of each part on its own (they
+    # do not add up): read (the reader), store (queued to committed), and the rest (the body
+    # decoded, the session looked up, the automaton's view built and encoded as JSON).
+    split = {}
+    if spread:
+        rest = [p["recognize"] - p.get("read", 0) - p.get("store", 0) - p.get("load", 0)
+                for p in parts if "recognize" in p]
+        for name, values in (("read", [p["read"] for p in parts if "read" in p]),
+                             ("store", [p["store"] for p in parts if "store" in p]), ("rest", rest)):
+            if values:
+                split[f"{name}_ms_p50"] = round(statistics.median(values), 3)
+                split[f"{name}_ms_p95"] = round(percentile(values, 0.95), 3)
     return {
         "strokes_per_diagram": len(strokes), "diagrams": repeats,
         "server_ms_p50": round(statistics.median(server), 3), "server_ms_p95": round(percentile(server, 0.95), 3),
@@ -171,7 +187,7 @@ def latency(host, port, strokes, repeats, spread=False):
     } | ({
         "server_ms_min": round(min(server), 3), "server_ms_q1": round(percentile(server, 0.25), 3),
         "server_ms_q3": round(percentile(server, 0.75), 3),
-    } if spread else {})
+    } if spread else {}) | split
 
 
 def load(host, port, strokes, sessions, seconds, stop=None, read_back=True, pace=None):

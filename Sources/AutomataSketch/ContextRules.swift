@@ -121,7 +121,7 @@ extension Sketch {
 
     /// True when every stroke is closed and round and all share about one centre.
     private func isDoubleCircle(_ strokes: [[SketchPoint]]) -> Bool {
-        let circles = strokes.map(DrawingMeasures.init)
+        let circles = strokes.map(DrawingMeasures.init(_:))
         return circles.allSatisfy(\.isClosedRound) && StateFinder.concentric(circles)
     }
 

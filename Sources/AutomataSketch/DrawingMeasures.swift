@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Foundation
 
 /// The few measurements of a drawing that the context rules read: is it a closed round
 /// stroke (a circle), a simple open stroke with a tip (an arrow), a loop on one state?
@@ -33,8 +34,24 @@ struct DrawingMeasures {
     let winding: Double
     /// Path length of the whole drawing (smoothed over a fifth of `meanRadius`).
     let pathLength: Double
+    /// The diagonal of the points' bounding box (`Geometry.extent`).
+    let extent: Double
+    /// The radial spread about the ellipse of the points' second moments, and that ellipse's
+    /// short axis over its long one (see `oval`).
+    let ovalSpread: Double, aspect: Double
 
+    /// The measures of `points`: the ones the reading in progress already took of the same
+    /// points when a `MeasuresCache` is bound (`MeasuresCache.current`), measured otherwise.
     init(_ points: [SketchPoint]) {
+        if let cache = MeasuresCache.current {
+            self = cache.measures(of: points)
+        } else {
+            self.init(measuring: points)
+        }
+    }
+
+    /// The measures of `points`, measured now.
+    init(measuring points: [SketchPoint]) {
         precondition(!points.isEmpty, "measuring an empty drawing")
         self.points = points
         let shapes = tuned.shapes
@@ -71,18 +88,27 @@ struct DrawingMeasures {
         shaftLength = Geometry.pathLength(shaft)
         shaftTurning = Geometry.turning(shaft)
         headLength = Geometry.pathLength(Geometry.simplified(Array(points[tipIndex...]), tolerance: tolerance))
+        let (center, radius, spread) = Self.roundness(points)
+        centroid = center
+        meanRadius = radius
+        radialSpread = spread
+        winding = Geometry.windingTurns(points, around: center)
+        // Measured on points every fifth of the radius, so tremor does not lengthen it.
+        pathLength = radius > 0 ? Geometry.pathLength(Geometry.resampled(points, step: radius / 5)) : 0
+        extent = Geometry.extent(points)
+        (ovalSpread, aspect) = Self.oval(points, centroid: center)
+    }
+
+    /// `centroid`, `meanRadius` and `radialSpread` of `points` (not empty) alone, without the
+    /// other measures.
+    static func roundness(_ points: [SketchPoint]) -> (centroid: SketchPoint, meanRadius: Double, radialSpread: Double) {
         let center = Geometry.centroid(points)
         let radius = Geometry.meanDistance(points, from: center)
         let variance = points.reduce(0.0) {
             let deviation = Geometry.distance($1, center) - radius
             return $0 + deviation * deviation
         } / Double(points.count)
-        centroid = center
-        meanRadius = radius
-        radialSpread = radius > 0 ? variance.squareRoot() / radius : .infinity
-        winding = Geometry.windingTurns(points, around: center)
-        // Measured on points every fifth of the radius, so tremor does not lengthen it.
-        pathLength = radius > 0 ? Geometry.pathLength(Geometry.resampled(points, step: radius / 5)) : 0
+        return (center, radius, radius > 0 ? variance.squareRoot() / radius : .infinity)
     }
 
     /// True for a stroke that goes round once and stays at about one distance from its centre,
@@ -107,7 +133,9 @@ struct DrawingMeasures {
 extension DrawingMeasures {
     /// The principal axes of the points about their centroid: the unit direction of the long
     /// axis and the variances along the long and the short axis.
-    private var principalAxes: (axis: SketchPoint, major: Double, minor: Double) {
+    private static func principalAxes(
+        _ points: [SketchPoint], centroid: SketchPoint
+    ) -> (axis: SketchPoint, major: Double, minor: Double) {
         let n = Double(points.count)
         var xx = 0.0, xy = 0.0, yy = 0.0
         for point in points {
@@ -126,9 +154,12 @@ extension DrawingMeasures {
     /// (as `radialSpread`) after the drawing is stretched along its principal axes to make
     /// that ellipse a circle. A state drawn as an oval gives about 0.05–0.15 here although
     /// its `radialSpread` can pass 0.3; a loop with a head or a scribble stays far above.
-    var ovalSpread: Double {
-        let (axis, major, minor) = principalAxes
-        guard minor > 0 else { return .infinity }
+    /// With `aspect`: the short axis over the long axis of that ellipse (1 for a circle, 0 for
+    /// a line). Measured once, in `init`.
+    static func oval(_ points: [SketchPoint], centroid: SketchPoint) -> (spread: Double, aspect: Double) {
+        let (axis, major, minor) = principalAxes(points, centroid: centroid)
+        let aspect = major > 0 ? (minor / major).squareRoot() : 0
+        guard minor > 0 else { return (.infinity, aspect) }
         let normal = SketchPoint(-axis.y, axis.x)
         let radii = points.map { point -> Double in
             let d = point - centroid
@@ -138,13 +169,7 @@ extension DrawingMeasures {
         let n = Double(radii.count)
         let mean = radii.reduce(0, +) / n
         let variance = radii.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / n
-        return mean > 0 ? variance.squareRoot() / mean : .infinity
-    }
-
-    /// The short axis over the long axis of that ellipse (1 for a circle, 0 for a line).
-    var aspect: Double {
-        let (_, major, minor) = principalAxes
-        return major > 0 ? (minor / major).squareRoot() : 0
+        return (mean > 0 ? variance.squareRoot() / mean : .infinity, aspect)
     }
 
     /// True for a stroke that goes round once as a circle or an oval (a state drawn in one
@@ -152,5 +177,88 @@ extension DrawingMeasures {
     var isClosedOval: Bool {
         tuned.shapes.roundWinding.contains(abs(winding))
             && ovalSpread <= tuned.shapes.roundSpread && aspect >= tuned.shapes.ovalAspect
+    }
+}
+
+/// Measures of drawings remembered between readings of one sketch: the editor re-reads the
+/// whole ink on every stroke, and most of its drawings (every stroke, the states found, the
+/// groups' drawings) are the same points as in the reading before. Keyed by the points
+/// themselves and valid for one set of `ReaderParameters` (the measures depend on both and on
+/// nothing else), so a measure taken from the cache is the one `init(measuring:)` would take.
+/// Entries not used by a reading are dropped at its end (`finishReading`), so the cache holds
+/// one reading's drawings, however long the session. Shared by copies of the editor (undo
+/// states, a server's cached session): a lock guards it.
+final class MeasuresCache: @unchecked Sendable {
+    /// The cache the reading in progress uses (`SketchReader.read` binds it); nil: measure.
+    @TaskLocal static var current: MeasuresCache?
+
+    private let lock = NSLock()
+    private var parameters: ReaderParameters?
+    /// Measures used by the reading in progress, and those of the reading before.
+    private var used: [Key: DrawingMeasures] = [:]
+    private var before: [Key: DrawingMeasures] = [:]
+
+    /// Points as a key: equal when their bytes are (so 0 and -0, whose measures can differ
+    /// by their angles, are two keys); hashed by their count and the bytes of about eight
+    /// points spread over them (hashing every point cost more than a collision's comparison).
+    struct Key: Hashable {
+        let points: [SketchPoint]
+
+        static func == (a: Key, b: Key) -> Bool {
+            a.points.count == b.points.count && a.points.withUnsafeBytes { first in
+                b.points.withUnsafeBytes { second in
+                    first.isEmpty || memcmp(first.baseAddress!, second.baseAddress!, first.count) == 0
+                }
+            }
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(points.count)
+            guard !points.isEmpty else { return }
+            let step = max(1, points.count / 8)
+            points.withUnsafeBytes { bytes in
+                let size = MemoryLayout<SketchPoint>.stride
+                for index in stride(from: points.count - 1, through: 0, by: -step) {
+                    hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: bytes[index * size..<(index + 1) * size]))
+                }
+            }
+        }
+    }
+
+    /// Entries held (for tests).
+    var count: Int { lock.withLock { used.count + before.count } }
+
+    /// Starts a reading with `parameters` in effect: measures taken with others are dropped.
+    func startReading(with parameters: ReaderParameters) {
+        lock.withLock {
+            if self.parameters != parameters {
+                used = [:]
+                before = [:]
+                self.parameters = parameters
+            }
+        }
+    }
+
+    /// Ends a reading: what it did not use is dropped.
+    func finishReading() {
+        lock.withLock {
+            before = used
+            used = [:]
+        }
+    }
+
+    func measures(of points: [SketchPoint]) -> DrawingMeasures {
+        let points = Key(points: points)
+        let known = lock.withLock { () -> DrawingMeasures? in
+            if let known = used[points] { return known }
+            guard let known = before[points] else { return nil }
+            used[points] = known
+            return known
+        }
+        if let known { return known }
+        // Measured outside the lock; another reading may store the same measures meanwhile.
+        let measured = DrawingMeasures(measuring: points.points)
+        lock.withLock { used[points] = measured }
+        return measured
     }
 }

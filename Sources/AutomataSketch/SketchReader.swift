@@ -80,6 +80,8 @@ public struct ClassificationCache: Sendable {
     private var entries: [[Stroke]: Classification] = [:]
     /// The character model's answers (`CharacterReading`), nil where it failed.
     var characters: [CharacterKey: Classification?] = [:]
+    /// The drawings' measures of the last reading (shared by copies of the cache).
+    let measures = MeasuresCache()
 
     public init() {}
 
@@ -113,6 +115,20 @@ public enum SketchReader {
     public static func read(
         _ ink: [InkStroke], on base: Sketch = Sketch(), classifier: (any StrokeClassifying)?,
         cache: inout ClassificationCache
+    ) throws -> SketchReading {
+        // Every drawing measured once per reading, and not again in the next one when its
+        // points are the same (`MeasuresCache`).
+        let measures = cache.measures
+        measures.startReading(with: tuned)
+        defer { measures.finishReading() }
+        return try MeasuresCache.$current.withValue(measures) {
+            try readMeasured(ink, on: base, classifier: classifier, cache: &cache)
+        }
+    }
+
+    /// `read` with `MeasuresCache.current` as it is (nil: every drawing measured now).
+    static func readMeasured(
+        _ ink: [InkStroke], on base: Sketch, classifier: (any StrokeClassifying)?, cache: inout ClassificationCache
     ) throws -> SketchReading {
         let everything = StateFinder.find(ink)
         // Stage 3, text: the strokes of handwritten labels, decided against the states found

@@ -239,7 +239,8 @@ enum StateFinder {
     /// all the way round it (every twelfth of the turn holds ink), each stroke drawing at least
     /// `share` of it (by default `circleGoMinimumShare`).
     static func formsOneCircle(_ strokes: [[SketchPoint]], eachDrawingAtLeast share: Double = tuned.states.circleGoMinimumShare) -> Bool {
-        let measured = DrawingMeasures(strokes.flatMap { $0 }.nonEmptyOrOrigin)
+        // The roundness alone: the other measures of the drawing are not needed here.
+        let measured = DrawingMeasures.roundness(strokes.flatMap { $0 }.nonEmptyOrOrigin)
         let circumference = 2 * Double.pi * measured.meanRadius
         guard measured.radialSpread <= tuned.shapes.roundSpread,
             strokes.allSatisfy({ Geometry.pathLength($0) >= share * circumference })

@@ -115,7 +115,7 @@ public enum SymbolGrouping {
                     let shaftMeasures = measures[pieces[shaft][0]]
                     let gapInTime = pieces[head][0] - pieces[shaft][0]
                     let rightAfter = gapInTime == 1
-                    let shaftExtent = Geometry.extent(shaftMeasures.points)
+                    let shaftExtent = shaftMeasures.extent
                     // A shaft is long enough for its head, and more than a closed head's size
                     // across.
                     let carriesHead = extent <= parameters.connectors.headMaxShaftFraction * shaftMeasures.pathLength
@@ -313,7 +313,7 @@ public enum SymbolGrouping {
     /// True for ink going back and forth in a small space (a head filled in): no shaft,
     /// though it may be part of a head however its ends lie.
     static func isScribble(_ stroke: DrawingMeasures) -> Bool {
-        stroke.pathLength > tuned.shapes.scribbleMinimumCrumple * Geometry.extent(stroke.points)
+        stroke.pathLength > tuned.shapes.scribbleMinimumCrumple * stroke.extent
     }
 
     /// True when the stroke lies at the shaft's end as an arrowhead does: bent, about the end
@@ -345,7 +345,7 @@ public enum SymbolGrouping {
     /// thirds of it. A stroke whose ends come back within half its extent of each other is a
     /// loop (a self-loop's arc, or a narrow head) and counts its full extent.
     static func shaftSpan(_ stroke: DrawingMeasures) -> Double {
-        let extent = Geometry.extent(stroke.points)
+        let extent = stroke.extent
         let chord = Geometry.distance(stroke.start, stroke.last)
         guard stroke.pathLength > 0, chord >= 0.5 * extent else { return extent }
         return extent * chord / stroke.pathLength

@@ -1,0 +1,112 @@
+@testable import AutomataSketch
+import Foundation
+import StrokeImage
+import StrokeKit
+import Testing
+import TestSupport
+
+/// The editor re-reads the whole ink on every stroke and keeps the drawings' measures of the
+/// reading before (`MeasuresCache`): every reading it makes must be the one the plain reader,
+/// measuring everything afresh, makes of the same ink.
+@Suite struct ReadingCacheTests {
+    /// The reading of `ink` with every drawing measured now (no `MeasuresCache` bound).
+    static func plainReading(_ ink: [InkStroke], classifier: any StrokeClassifying, cache: inout ClassificationCache) throws -> SketchReading {
+        #expect(MeasuresCache.current == nil)
+        return try SketchReader.readMeasured(ink, on: Sketch(), classifier: classifier, cache: &cache)
+    }
+
+    static func expectSame(_ cached: SketchReading, _ plain: SketchReading, _ context: String) {
+        #expect(cached.sketch == plain.sketch, "\(context): sketch")
+        #expect(cached.symbols == plain.symbols, "\(context): symbols")
+        #expect(cached.symbolOfStroke == plain.symbolOfStroke, "\(context): symbols of strokes")
+        #expect(cached.labels == plain.labels, "\(context): labels")
+    }
+
+    /// Every diagram of `fa-diagrams/ink` (the whole ink, nothing typed) drawn stroke by stroke
+    /// into the editor: after every third stroke and the last its reading equals the plain reading of its ink, and
+    /// so do its readings after undo and after erasing the first state drawn.
+    @Test func editorReadingsOfRealInkEqualThePlainReader() throws {
+        guard let folder = SharedDataset.folder("fa-diagrams"),
+            FileManager.default.fileExists(atPath: folder.appendingPathComponent("ink").path)
+        else {
+            print(SharedDataset.absence("fa-diagrams/ink"))
+            return
+        }
+        let classifier = try ShapeClassifier.bundledDefault()
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("ink").path)
+            .filter { $0.hasSuffix(".ndjson") }.sorted()
+        var readings = 0
+        for file in files {
+            let lines = try SketchFile.read(contentsOf: folder.appendingPathComponent("ink/" + file))
+            var editor = SketchEditor(classifier: classifier)
+            var plainCache = ClassificationCache()
+            for (index, line) in lines.enumerated() {
+                _ = try editor.add(line.strokes)
+                // Every stroke goes through the cache; every third reading and the last are
+                // checked against the plain reader (measuring everything is slow in a debug build).
+                guard index % 3 == 2 || index == lines.count - 1 else { continue }
+                Self.expectSame(
+                    editor.reading, try Self.plainReading(editor.ink, classifier: classifier, cache: &plainCache),
+                    "\(file) after line \(index + 1)")
+                readings += 1
+            }
+            editor.undo()
+            Self.expectSame(editor.reading, try Self.plainReading(editor.ink, classifier: classifier, cache: &plainCache), "\(file) undone")
+            if let state = editor.sketch.states.first {
+                editor.erase(Stroke([(state.center.x - 2 * state.radius, state.center.y), (state.center.x + 2 * state.radius, state.center.y)]))
+                Self.expectSame(editor.reading, try Self.plainReading(editor.ink, classifier: classifier, cache: &plainCache), "\(file) erased")
+            }
+        }
+        #expect(readings > 0)
+    }
+
+    /// Synthesized ink (no shared data needed): the same, stroke by stroke.
+    @Test func editorReadingsOfSynthesizedInkEqualThePlainReader() throws {
+        let a = SketchPoint(100, 100), b = SketchPoint(300, 100)
+        let strokes = [
+            Pen.circle(a, 30), Pen.circle(b, 30), Pen.circle(b, 36),
+            Pen.arrow(a + SketchPoint(30, 0), b - SketchPoint(36, 0)), Pen.arrow(a - SketchPoint(110, 0), a - SketchPoint(30, 0)),
+            HandwrittenLabelTests.zero(SketchPoint(200, 80)), HandwrittenLabelTests.one(SketchPoint(100, 100)),
+        ]
+        let classifier = ClosedOrOpenClassifier()
+        var editor = SketchEditor(classifier: classifier)
+        var plainCache = ClassificationCache()
+        for (index, stroke) in strokes.enumerated() {
+            _ = try editor.add(stroke)
+            Self.expectSame(editor.reading, try Self.plainReading(editor.ink, classifier: classifier, cache: &plainCache), "stroke \(index + 1)")
+        }
+        #expect(editor.sketch.states.count == 2)
+    }
+
+    /// Measures from the cache are the ones measured now; points whose bytes differ (0 and -0)
+    /// are two entries; entries a reading did not use are dropped at its end; other parameters
+    /// drop everything.
+    @Test func measuresCacheKeysAndLifetime() {
+        let circle = Pen.circle(SketchPoint(50, 50), 20).sketchPoints
+        let line = [SketchPoint(0, 0), SketchPoint(10, 0), SketchPoint(20, 1)]
+        let negativeZero = [SketchPoint(-0.0, 0), SketchPoint(10, 0), SketchPoint(20, 1)]
+        let cache = MeasuresCache()
+        cache.startReading(with: tuned)
+        let fromCache = MeasuresCache.$current.withValue(cache) { DrawingMeasures(circle) }
+        let measured = DrawingMeasures(measuring: circle)
+        #expect(fromCache.winding == measured.winding && fromCache.tip == measured.tip && fromCache.pathLength == measured.pathLength)
+        #expect(fromCache.extent == Geometry.extent(circle))
+        MeasuresCache.$current.withValue(cache) {
+            _ = DrawingMeasures(line)
+            _ = DrawingMeasures(negativeZero)
+            _ = DrawingMeasures(line)
+        }
+        #expect(cache.count == 3)
+        cache.finishReading()
+        cache.startReading(with: tuned)
+        _ = cache.measures(of: line)
+        cache.finishReading()
+        #expect(cache.count == 1)
+        var other = tuned
+        other.shapes.tipReach += 0.1
+        cache.startReading(with: other)
+        #expect(cache.count == 0)
+        #expect(MeasuresCache.Key(points: line) != MeasuresCache.Key(points: negativeZero))
+        #expect(MeasuresCache.Key(points: line) == MeasuresCache.Key(points: Array(line)))
+    }
+}
