@@ -299,9 +299,54 @@ import Testing
             let text = "\(error)"
             return text.contains("cannot open the session store postgres://someone@127.0.0.1:1/db") && !text.contains("secret")
         }
+        // A listener that never answers (the kernel accepts the connection; nobody speaks):
+        // opening gives up after the backend's timeout instead of waiting for ever.
+        let silent = try SilentListener()
+        let mute = try SessionStoreLocation(parsing: "postgres://someone@127.0.0.1:\(silent.port)/db")
+        guard case let .postgres(mutePostgres) = mute else { throw SessionStoreError.badLocation("not postgres") }
+        let waiting = try EditorServer(
+            classifier: classifier, modelChecksum: "model-a",
+            backend: PostgresSessionBackend(location: mutePostgres, timeout: .milliseconds(500)), location: mute,
+            sessionTTL: .seconds(3600), limits: EditorLimits())
+        await #expect {
+            try await waiting.withStore { () }
+        } throws: { error in
+            "\(error)".contains("did not answer within")
+        }
         #expect(throws: SessionStoreError.self) { try SessionStoreLocation(parsing: "mysql://x") }
         #expect(try parseEditorDuration("7d") == .seconds(7 * 86_400))
         #expect(try parseEditorDuration("90") == .seconds(90))
         #expect(throws: EditorOptionError.self) { try parseEditorDuration("soon") }
     }
+}
+
+/// A TCP socket listening on a free loopback port that never reads nor writes.
+final class SilentListener {
+    let descriptor: Int32
+    let port: Int
+
+    init() throws {
+        let socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socketDescriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0, listen(socketDescriptor, 8) == 0 else {
+            close(socketDescriptor)
+            throw SessionStoreError.unavailable("cannot listen on loopback")
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socketDescriptor, $0, &length) }
+        }
+        descriptor = socketDescriptor
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    deinit { close(descriptor) }
 }
