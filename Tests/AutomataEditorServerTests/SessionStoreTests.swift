@@ -286,33 +286,30 @@ import Testing
         } throws: { error in
             "\(error)".contains("cannot open the session store sqlite:/nonexistent-folder/sessions.sqlite")
         }
-        // Nothing listens on port 1 of loopback (given a second to answer instead of ten).
-        let location = try SessionStoreLocation(parsing: "postgres://someone:secret@127.0.0.1:1/db")
-        guard case let .postgres(postgres) = location else { throw SessionStoreError.badLocation("not postgres") }
-        let unreachable = try EditorServer(
-            classifier: classifier, modelChecksum: "model-a",
-            backend: PostgresSessionBackend(location: postgres, timeout: .seconds(1)), location: location,
-            sessionTTL: .seconds(3600), limits: EditorLimits())
-        await #expect {
-            try await unreachable.withStore { () }
-        } throws: { error in
-            let text = "\(error)"
-            return text.contains("cannot open the session store postgres://someone@127.0.0.1:1/db") && !text.contains("secret")
+        /// The error of opening a server on the PostgreSQL at `url`, given `timeout` to answer.
+        func openingError(_ url: String, timeout: Duration) async throws -> String {
+            let location = try SessionStoreLocation(parsing: url)
+            guard case let .postgres(postgres) = location else { throw SessionStoreError.badLocation("not postgres") }
+            let server = try EditorServer(
+                classifier: classifier, modelChecksum: "model-a",
+                backend: PostgresSessionBackend(location: postgres, timeout: timeout), location: location,
+                sessionTTL: .seconds(3600), limits: EditorLimits())
+            do {
+                try await server.withStore { () }
+                return "opened"
+            } catch {
+                return "\(error)"
+            }
         }
+        // Nothing listens on port 1 of loopback (given a second to answer instead of ten).
+        let refused = try await openingError("postgres://someone:secret@127.0.0.1:1/db", timeout: .seconds(1))
+        #expect(refused.contains("cannot open the session store postgres://someone@127.0.0.1:1/db"), "\(refused)")
+        #expect(!refused.contains("secret"))
         // A listener that never answers (the kernel accepts the connection; nobody speaks):
         // opening gives up after the backend's timeout instead of waiting for ever.
         let silent = try SilentListener()
-        let mute = try SessionStoreLocation(parsing: "postgres://someone@127.0.0.1:\(silent.port)/db")
-        guard case let .postgres(mutePostgres) = mute else { throw SessionStoreError.badLocation("not postgres") }
-        let waiting = try EditorServer(
-            classifier: classifier, modelChecksum: "model-a",
-            backend: PostgresSessionBackend(location: mutePostgres, timeout: .milliseconds(500)), location: mute,
-            sessionTTL: .seconds(3600), limits: EditorLimits())
-        await #expect {
-            try await waiting.withStore { () }
-        } throws: { error in
-            "\(error)".contains("did not answer within")
-        }
+        let mute = try await openingError("postgres://someone@127.0.0.1:\(silent.port)/db", timeout: .milliseconds(500))
+        #expect(mute.contains("did not answer within"), "\(mute)")
         #expect(throws: SessionStoreError.self) { try SessionStoreLocation(parsing: "mysql://x") }
         #expect(try parseEditorDuration("7d") == .seconds(7 * 86_400))
         #expect(try parseEditorDuration("90") == .seconds(90))
