@@ -12,6 +12,8 @@
     scripts/editor-benchmark.py --mode expire        # 10,000 sessions come and go: RSS
     scripts/editor-benchmark.py --mode latency --sketch ../shared/datasets/fa-diagrams/ink/writer010_fa_005.ndjson
                                                      # one diagram's strokes into one session, no load
+    scripts/editor-benchmark.py --mode compare --stores memory:,sqlite:,postgres://strokekit@127.0.0.1:55432/postgres
+                                                     # the stores side by side, paced and closed loop, 3 runs
     scripts/editor-benchmark.py --json               # one JSON object on stdout
 
 --mode load (the default):
@@ -32,6 +34,14 @@
    (the classifier), store (from queueing the edit to its batch committed), commit (the batch's
    transaction), wait (store minus commit: earlier batches); batch_mean is edits per commit.
    loadavg_1min: the machine's 1-minute load average sampled during the run (mean, max).
+--mode compare: the load of part 2 on each store of --stores (sqlite: alone is a new file per run),
+   --runs times with the stores interleaved, for each loop of --loops: paced (--pace, default
+   0.5-1 s: people drawing) and closed (no pause: the server's capacity). Per store and loop, the
+   median [min..max] over the runs of strokes per second and of the server's time per stroke at
+   p50, p95 and p99, with its two parts: store (queued to committed) and read (the classifier),
+   the client's round trip, and the load average. For a postgres:// store, pgbench (from Debian's
+   postgresql package) then runs the server's append statement alone, with as many clients at the
+   same rate, for min(--seconds, 30) s: the time PostgreSQL itself takes on this machine.
 --mode latency: part 1 only (the diagram drawn --repeats times, one session each, one request
    at a time), with the spread of the server's time (quartiles, min, max), its parts (p50 and
    p95 of each on its own: read, the reader's re-reading of the ink; store, the edit queued and
@@ -272,11 +282,16 @@ def summarize(results, elapsed, sessions, loadavg=None):
     def p95(values):
         return round(percentile(values, 0.95), 3) if values else None
 
-    # Where the server's time per stroke went: p95 of each part on its own (they do not add up).
+    # Where the server's time per stroke went: p95 of each part on its own (they do not add up);
+    # the store's part (queued to committed) and the reading also at p50 and p99.
     split = {}
     for name in ("load", "read", "store", "commit"):
         values = [p[name] for p in parts if name in p]
+        if name in ("read", "store") and values:
+            split[f"{name}_ms_p50"] = round(statistics.median(values), 3)
         split[f"{name}_ms_p95"] = p95(values)
+        if name in ("read", "store") and values:
+            split[f"{name}_ms_p99"] = round(percentile(values, 0.99), 3)
     waits = [p["store"] - p["commit"] for p in parts if "store" in p and "commit" in p]
     split["wait_ms_p95"] = p95(waits)
     batches = [p["batch"] for p in parts if "batch" in p]
@@ -292,6 +307,7 @@ def summarize(results, elapsed, sessions, loadavg=None):
         **split,
         "roundtrip_ms_p50": round(statistics.median(roundtrips), 3) if roundtrips else None,
         "roundtrip_ms_p95": p95(roundtrips),
+        "roundtrip_ms_p99": round(percentile(roundtrips, 0.99), 3) if roundtrips else None,
         **({"loadavg_1min": loadavg} if loadavg else {}),
     }
 
@@ -536,7 +552,7 @@ def pace_range(text):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--mode", choices=["load", "latency", "kill", "balanced", "expire"], default="load")
+    parser.add_argument("--mode", choices=["load", "compare", "latency", "kill", "balanced", "expire"], default="load")
     parser.add_argument("--url", help="a running server (--mode load only; default: start strokekit serve --port 0)")
     parser.add_argument("--strokekit", default=os.environ.get("STROKEKIT", str(ROOT / ".build/release/strokekit")))
     parser.add_argument("--store", help="the started server's --store (default: sqlite: in a new temporary folder)")
@@ -547,6 +563,16 @@ def main():
     parser.add_argument("--pace", type=pace_range, metavar="LOW-HIGH",
                         help="--mode load: seconds between one session's strokes, drawn uniformly in LOW-HIGH "
                              "(e.g. 0.5-1, a person drawing); default: no pause (closed loop)")
+    parser.add_argument("--stores", default="memory:,sqlite:",
+                        help="--mode compare: stores, comma-separated (sqlite: alone: a new file per run), "
+                             "e.g. memory:,sqlite:,postgres://strokekit@127.0.0.1:55432/postgres")
+    parser.add_argument("--runs", type=int, default=3, help="--mode compare: runs of each store, interleaved")
+    parser.add_argument("--loops", default="paced,closed",
+                        help="--mode compare: paced (a stroke every --pace seconds, default 0.5-1) and/or closed")
+    parser.add_argument("--no-floor", dest="floor", action="store_false",
+                        help="--mode compare: skip pgbench's run of the append statement alone on a postgres:// store")
+    parser.add_argument("--server-option", action="append", default=[], metavar="OPTION",
+                        help="an option passed to each started strokekit serve (repeat for several)")
     parser.add_argument("--expire-sessions", type=int, default=10_000, help="sessions created in --mode expire")
     parser.add_argument("--ttl", type=float, default=3, help="--session-ttl in seconds for --mode expire")
     parser.add_argument("--json", action="store_true")
@@ -567,6 +593,9 @@ def main():
         elif arguments.mode == "latency":
             result = {"latency": latency_mode(arguments, strokes, store)}
             ok = True
+        elif arguments.mode == "compare":
+            result = {"compare": compare_mode(arguments, strokes)}
+            ok = all(row.get("errors", 0) == 0 and row.get("lost_strokes", 0) == 0 for row in result["compare"])
         elif arguments.mode == "expire":
             result = {"expire": expire_test(arguments, strokes, store)}
             ok = result["expire"]["refused"] == 0
@@ -591,7 +620,10 @@ def main():
               f"{machine.get('blas_core_type', '?')} (OPENBLAS_CORETYPE={machine.get('openblas_coretype') or 'unset'}); "
               f"client {result['client']}")
         for part, figures in ((key, value) for key, value in result.items() if key not in ("machine", "client")):
-            print(part + ": " + ", ".join(f"{key} {value}" for key, value in figures.items()))
+            if part == "compare":
+                print_compare(figures)
+            else:
+                print(part + ": " + ", ".join(f"{key} {value}" for key, value in figures.items()))
     return 0 if ok else 1
 
 
@@ -612,6 +644,143 @@ def latency_mode(arguments, strokes, store):
     figures["load_average_1min_before_after"] = [round(before[0], 2), round(after[0], 2)]
     figures["logical_cores"] = os.cpu_count()
     return figures
+
+
+COMPARED = ("strokes_per_second", "server_ms_p50", "server_ms_p95", "server_ms_p99", "store_ms_p50", "store_ms_p95",
+            "store_ms_p99", "read_ms_p50", "read_ms_p95", "roundtrip_ms_p95")
+
+
+def compare_mode(arguments, strokes):
+    """Each store of --stores under the same load, --runs times, the stores interleaved (so that
+    the shared machine's load falls on each alike), closed loop and/or paced: per store and loop,
+    the median [min..max] over the runs of each figure, with the load average during the runs."""
+    stores = [s.strip() for s in arguments.stores.split(",") if s.strip()]
+    loops = [loop.strip() for loop in arguments.loops.split(",") if loop.strip()]
+    for loop in loops:
+        if loop not in ("closed", "paced"):
+            raise SystemExit(f"--loops {arguments.loops}: expected closed and/or paced")
+    pace = arguments.pace or (0.5, 1.0)
+    runs = {(loop, store): [] for loop in loops for store in stores}
+    floors = {}
+    edit_bytes = len(json.dumps({"draw": {"strokes": [strokes[len(strokes) // 2]]}}))
+    for run in range(arguments.runs):
+        for loop in loops:
+            for store in stores:
+                location = store
+                if store in ("sqlite:", "sqlite"):
+                    location = f"sqlite:{arguments.workdir}/run{run}.sqlite"
+                if not arguments.json:
+                    print(f"run {run + 1}/{arguments.runs}, {loop} loop, {redact(store)}: {arguments.sessions} sessions "
+                          f"for {arguments.seconds:g} s", file=sys.stderr)
+                server = Server(arguments.strokekit, location, extra=arguments.server_option, cwd=arguments.workdir)
+                try:
+                    sampler = LoadAverage()
+                    results, elapsed = load(server.host, server.port, strokes, arguments.sessions, arguments.seconds,
+                                            pace=pace if loop == "paced" else None)
+                    runs[(loop, store)].append(summarize(results, elapsed, arguments.sessions, loadavg=sampler.stop()))
+                finally:
+                    server.stop()
+                if store.startswith(("postgres://", "postgresql://")) and arguments.floor:
+                    sampler = LoadAverage()
+                    floor = postgres_floor(store, arguments.sessions, pace if loop == "paced" else None,
+                                           min(arguments.seconds, 30), edit_bytes, arguments.workdir)
+                    if floor:
+                        floor["loadavg_1min"] = sampler.stop()
+                        floors.setdefault((loop, store), []).append(floor)
+
+    def spread(values):
+        values = [v for v in values if v is not None]
+        return [statistics.median(values), min(values), max(values)] if values else None
+
+    table = []
+    for (loop, store), figures in runs.items():
+        row = {"loop": loop if loop == "closed" else f"paced {pace[0]:g}-{pace[1]:g} s", "store": redact(store),
+               "runs": len(figures)}
+        for key in COMPARED:
+            row[key] = spread([f.get(key) for f in figures])
+        row["errors"] = sum(f["errors"] for f in figures)
+        row["lost_strokes"] = sum(f["lost_strokes"] for f in figures)
+        row["batch_mean"] = spread([f.get("batch_mean") for f in figures])
+        row["loadavg_1min"] = [min(f["loadavg_1min"]["mean"] for f in figures), max(f["loadavg_1min"]["max"] for f in figures)]
+        table.append(row)
+        if (loop, store) in floors:
+            found = floors[(loop, store)]
+            table.append({"loop": row["loop"], "store": f"{redact(store)}: pgbench, the append statement alone",
+                          "runs": len(found), "strokes_per_second": spread([f["transactions_per_second"] for f in found]),
+                          "store_ms_p50": spread([f["ms_p50"] for f in found]),
+                          "store_ms_p95": spread([f["ms_p95"] for f in found]),
+                          "store_ms_p99": spread([f["ms_p99"] for f in found]),
+                          "loadavg_1min": [min(f["loadavg_1min"]["mean"] for f in found),
+                                           max(f["loadavg_1min"]["max"] for f in found)]})
+    return table
+
+
+def postgres_floor(store, sessions, pace, seconds, edit_bytes, workdir):
+    """PostgreSQL's own time for the server's append (the same conditional UPDATE and INSERT in one
+    statement, prepared, committed), from pgbench: --sessions clients, each with its own session,
+    at the paced rate (or as fast as answered): the floor the database sets on this machine,
+    measured beside the server. None when pgbench is absent."""
+    import glob
+    from urllib.parse import parse_qsl, urlencode, urlunparse
+    tools = sorted(glob.glob("/usr/lib/postgresql/*/bin/pgbench")) or [shutil.which("pgbench")]
+    if not tools or not tools[-1]:
+        return None
+    folder = os.path.dirname(tools[-1])
+    parsed = urlparse(store)
+    query = dict(parse_qsl(parsed.query))
+    env = dict(os.environ)
+    if "synchronous_commit" in query:
+        env["PGOPTIONS"] = f"-c synchronous_commit={query.pop('synchronous_commit')}"
+    url = urlunparse(parsed._replace(scheme="postgresql", query=urlencode(query)))
+    prefix = f"floor{os.getpid()}-"
+    subprocess.run([f"{folder}/psql", url, "-q", "-v", "ON_ERROR_STOP=1", "-c",
+                    "INSERT INTO editor_sessions (id, model, version, created_ms, last_used_ms) "
+                    f"SELECT '{prefix}' || g, 'floor', 0, 0, 0 FROM generate_series(0, {sessions - 1}) g"],
+                   check=True, env=env, capture_output=True)
+    script = f"{workdir}/floor.sql"
+    with open(script, "w") as out:
+        out.write("\\set now 1\n"
+                  "WITH bumped AS (UPDATE editor_sessions SET version = version + 1, last_used_ms = :now "
+                  f"WHERE id = '{prefix}' || :client_id AND last_used_ms >= 0 RETURNING id, version), "
+                  "inserted AS (INSERT INTO editor_edits (session, version, edit) "
+                  f"SELECT id, version, repeat('x', {edit_bytes}) FROM bumped RETURNING version) "
+                  "SELECT EXISTS (SELECT 1 FROM inserted);\n")
+    rate = [] if pace is None else ["-R", f"{sessions * 2 / (pace[0] + pace[1]):.1f}"]
+    try:
+        subprocess.run([tools[-1], url, "-n", "-M", "prepared", "-f", script, "-c", str(sessions), "-j", "2",
+                        "-T", str(int(seconds)), "--log", f"--log-prefix={workdir}/pgbench-log", *rate],
+                       check=True, env=env, capture_output=True)
+        latencies = []
+        for log in glob.glob(f"{workdir}/pgbench-log.*"):
+            for line in open(log):
+                fields = line.split()
+                # time (µs), minus the schedule lag with -R: the statement's own time.
+                latencies.append((int(fields[2]) - (int(fields[6]) if pace and len(fields) > 6 else 0)) / 1000)
+            os.remove(log)
+    finally:
+        subprocess.run([f"{folder}/psql", url, "-q", "-c", f"DELETE FROM editor_sessions WHERE id LIKE '{prefix}%'"],
+                       env=env, capture_output=True)
+    if not latencies:
+        return None
+    return {"transactions_per_second": round(len(latencies) / seconds, 1),
+            "ms_p50": round(statistics.median(latencies), 3), "ms_p95": round(percentile(latencies, 0.95), 3),
+            "ms_p99": round(percentile(latencies, 0.99), 3)}
+
+
+def print_compare(table):
+    def show(value):
+        if value is None:
+            return "-"
+        median, low, high = value
+        return f"{median:,.1f} [{low:,.1f}..{high:,.1f}]" if high >= 100 else f"{median:.2f} [{low:.2f}..{high:.2f}]"
+
+    print("median [min..max] over the runs; server: the stroke handler's time (Server-Timing recognize), "
+          "store: queued to committed, read: the classifier; ms")
+    for row in table:
+        print(f"{row['loop']}, {row['store']} ({row['runs']} runs, load average {row['loadavg_1min'][0]:.1f}-"
+              f"{row['loadavg_1min'][1]:.1f}): " + ", ".join(f"{key} {show(row[key])}" for key in COMPARED if key in row)
+              + (f", batch_mean {show(row['batch_mean'])}, errors {row['errors']}, lost {row['lost_strokes']}"
+                 if "errors" in row else ""))
 
 
 def load_mode(arguments, strokes, store):

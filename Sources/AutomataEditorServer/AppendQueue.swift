@@ -46,7 +46,49 @@ final class AppendQueue: @unchecked Sendable {
     var waitingCount: Int { lock.withLock { waiting.count } }
 
     /// Appends through the next batch; returns once it is committed.
+    ///
+    /// With a commit free and no edit of the session being committed, the caller's own task
+    /// commits the batch (its edit and those waiting): no task to start and no thread to wake
+    /// before the commit and after it, which on a busy machine is most of an edit's wait. Edits
+    /// waiting after it are committed by a task of their own, as when every commit is busy.
     func append(_ request: AppendRequest) async throws -> Result {
+        let others: [Waiting]? = lock.withLock {
+            guard inFlight < maximumInFlight, !sessionsInFlight.contains(request.id) else { return nil }
+            inFlight += 1
+            sessionsInFlight.insert(request.id)
+            return takeBatch(limit: maximumBatch - 1)
+        }
+        guard let others else { return try await enqueue(request) }
+        let requests = [request] + others.map(\.request)
+        let started = ContinuousClock.now
+        let result: Swift.Result<[AppendOutcome], any Error>
+        do {
+            let outcomes = try await commit(requests)
+            guard outcomes.count == requests.count else {
+                throw SessionStoreError.unavailable("the store answered \(outcomes.count) outcomes for \(requests.count) edits")
+            }
+            result = .success(outcomes)
+        } catch {
+            result = .failure(error)
+        }
+        let elapsed = ContinuousClock.now - started
+        switch result {
+        case let .success(outcomes):
+            for (waiting, outcome) in zip(others, outcomes.dropFirst()) {
+                waiting.continuation.resume(returning: Result(outcome: outcome, commit: elapsed, batchSize: requests.count))
+            }
+        case let .failure(error):
+            for waiting in others { waiting.continuation.resume(throwing: error) }
+        }
+        // What arrived meanwhile goes on in a task of its own (or this commit is no longer counted).
+        if let next = nextBatch(after: requests.map(\.id)) {
+            Task(priority: .high) { await self.drain(from: next) }
+        }
+        return Result(outcome: try result.get()[0], commit: elapsed, batchSize: requests.count)
+    }
+
+    /// Queues the append for a committing task (started here when a commit is free).
+    private func enqueue(_ request: AppendRequest) async throws -> Result {
         try await withCheckedThrowingContinuation { continuation in
             let starts = lock.withLock {
                 waiting.append(Waiting(request: request, continuation: continuation))
@@ -56,15 +98,18 @@ final class AppendQueue: @unchecked Sendable {
             }
             // High priority: the committing task does little work, and every waiter waits for it
             // (a drawing being read by the classifier should not delay the commit).
-            if starts { Task(priority: .high) { await self.drain() } }
+            if starts {
+                Task(priority: .high) {
+                    if let batch = self.nextBatch(after: []) { await self.drain(from: batch) }
+                }
+            }
         }
     }
 
-    /// Commits batches until nothing waits.
-    private func drain() async {
-        var committed: [Waiting] = []
-        while let batch = nextBatch(after: committed) {
-            committed = batch
+    /// Commits `first`, then batches until nothing waits.
+    private func drain(from first: [Waiting]) async {
+        var next: [Waiting]? = first
+        while let batch = next {
             let started = ContinuousClock.now
             do {
                 let outcomes = try await commit(batch.map(\.request))
@@ -78,29 +123,37 @@ final class AppendQueue: @unchecked Sendable {
             } catch {
                 for waiting in batch { waiting.continuation.resume(throwing: error) }
             }
+            next = nextBatch(after: batch.map(\.request.id))
         }
     }
 
-    /// The next batch, taken out of the queue once `committed` (this task's last batch) is
-    /// done; nil (and this task no longer counted) when no waiting edit can be taken.
-    private func nextBatch(after committed: [Waiting]) -> [Waiting]? {
+    /// The next batch, taken out of the queue once the sessions of `committed` (this task's last
+    /// batch) are done; nil (and this task no longer counted) when no waiting edit can be taken.
+    private func nextBatch(after committed: [String]) -> [Waiting]? {
         lock.withLock {
-            sessionsInFlight.subtract(committed.map(\.request.id))
-            var batch: [Waiting] = []
-            var rest: [Waiting] = []
-            for item in waiting {
-                if batch.count < maximumBatch, sessionsInFlight.insert(item.request.id).inserted {
-                    batch.append(item)
-                } else {
-                    rest.append(item)
-                }
-            }
-            waiting = rest
+            sessionsInFlight.subtract(committed)
+            let batch = takeBatch(limit: maximumBatch)
             if batch.isEmpty {
                 inFlight -= 1
                 return nil
             }
             return batch
         }
+    }
+
+    /// Takes up to `limit` waiting edits, in order, of sessions not being committed, and marks
+    /// their sessions as being committed. Call with the lock held.
+    private func takeBatch(limit: Int) -> [Waiting] {
+        var batch: [Waiting] = []
+        var rest: [Waiting] = []
+        for item in waiting {
+            if batch.count < limit, sessionsInFlight.insert(item.request.id).inserted {
+                batch.append(item)
+            } else {
+                rest.append(item)
+            }
+        }
+        waiting = rest
+        return batch
     }
 }

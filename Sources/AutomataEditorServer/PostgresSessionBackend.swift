@@ -113,19 +113,47 @@ final class PostgresSessionBackend: SessionBackend, @unchecked Sendable {
     }
 
     /// Runs a call against the database within `timeout`; its failures become `unavailable`.
+    ///
+    /// The call runs in a task of its own, raced against a timer on an event loop: a database
+    /// that stops answering leaves the call waiting (postgres-nio's queries do not end when their
+    /// task is cancelled), not the request, which is answered 503 once the time is up. One task
+    /// and no timer task: every task started or woken here is a thread to schedule before the
+    /// answer, which on a busy machine costs milliseconds each.
     private func limited<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
         let timeout = timeout
-        return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return nil
+        let name = name
+        let race = Race<T>()
+        return try await withCheckedThrowingContinuation { continuation in
+            race.start(continuation)
+            let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
+            let timer = PostgresClient.defaultEventLoopGroup.any().scheduleTask(in: .nanoseconds(nanoseconds)) {
+                race.finish(.failure(SessionStoreError.unavailable("\(name) did not answer within \(timeout)")))
             }
-            defer { group.cancelAll() }
-            guard let value = try await group.next() ?? nil else {
-                throw SessionStoreError.unavailable("\(self.name) did not answer within \(timeout)")
+            Task {
+                do {
+                    race.finish(.success(try await body()))
+                } catch {
+                    race.finish(.failure(error))
+                }
+                timer.cancel()
             }
-            return value
+        }
+    }
+
+    /// A continuation resumed by whichever finishes first, the call or its timer.
+    private final class Race<T: Sendable>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var continuation: CheckedContinuation<T, any Error>?
+
+        func start(_ continuation: CheckedContinuation<T, any Error>) {
+            lock.withLock { self.continuation = continuation }
+        }
+
+        func finish(_ result: Result<T, any Error>) {
+            lock.withLock {
+                defer { continuation = nil }
+                return continuation
+            }?.resume(with: result)
         }
     }
 
@@ -183,37 +211,34 @@ final class PostgresSessionBackend: SessionBackend, @unchecked Sendable {
     /// One statement (one round trip, one commit): the sessions' rows locked in the order of
     /// their ids (two servers appending to the same sessions cannot deadlock), each version
     /// bumped where it is still the expected one, the edits inserted, and what each request found.
+    /// Both statements are prepared once per connection (`PostgresPreparedStatement`): an append
+    /// sends only its values, and PostgreSQL neither parses nor plans it again.
     ///
     /// A batch of one edit (most of them, when students draw at a person's pace) takes a simpler
     /// statement, which PostgreSQL plans and runs faster.
     func append(_ requests: [AppendRequest], now: Int64, cutoff: Int64) async throws -> [AppendOutcome] {
-        if requests.count == 1 { return [try await appendOne(requests[0], now: now, cutoff: cutoff)] }
         guard !requests.isEmpty else { return [] }
         return try await attempt {
-            let ids = requests.map(\.id)
-            let expected = requests.map(\.expected)
-            let edits = requests.map(\.edit)
-            let rows = try await self.client.query("""
-                WITH input AS MATERIALIZED (
-                         SELECT * FROM unnest(\(ids)::text[], \(expected)::bigint[], \(edits)::text[]) AS i (id, expected, edit)),
-                     locked AS MATERIALIZED (
-                         SELECT s.id FROM editor_sessions s WHERE s.id IN (SELECT id FROM input) ORDER BY s.id FOR UPDATE),
-                     bumped AS (
-                         UPDATE editor_sessions s SET version = s.version + 1, last_used_ms = \(now)
-                         FROM input i, locked l
-                         WHERE s.id = i.id AND l.id = i.id AND s.version = i.expected AND s.last_used_ms >= \(cutoff)
-                         RETURNING s.id, s.version),
-                     inserted AS (
-                         INSERT INTO editor_edits (session, version, edit)
-                         SELECT b.id, b.version, i.edit FROM bumped b JOIN input i ON i.id = b.id
-                         RETURNING session)
-                SELECT i.id, EXISTS (SELECT 1 FROM inserted n WHERE n.session = i.id),
-                       EXISTS (SELECT 1 FROM locked l JOIN editor_sessions s ON s.id = l.id
-                               WHERE l.id = i.id AND s.last_used_ms >= \(cutoff))
-                FROM input i
-                """, logger: Self.logger)
+            // Every row is read, to the statement's completion, before an outcome is returned
+            // (PostgreSQL sends them with the ReadyForQuery that follows the commit).
+            if requests.count == 1 {
+                let request = requests[0]
+                var outcome: AppendOutcome?
+                for try await (appended, live) in try await self.client.execute(
+                    AppendOne(id: request.id, expected: request.expected, edit: request.edit, now: now, cutoff: cutoff),
+                    logger: Self.logger)
+                {
+                    outcome = appended ? .appended : live ? .conflict : .missing
+                }
+                guard let outcome else {
+                    throw SessionStoreError.unavailable("\(self.name): no answer for session \(request.id)'s edit")
+                }
+                return [outcome]
+            }
             var found: [String: AppendOutcome] = [:]
-            for try await (id, appended, live) in rows.decode((String, Bool, Bool).self) {
+            for try await (id, appended, live) in try await self.client.execute(
+                AppendBatch(requests: requests, now: now, cutoff: cutoff), logger: Self.logger)
+            {
                 found[id] = appended ? .appended : live ? .conflict : .missing
             }
             return try requests.map { request in
@@ -225,23 +250,78 @@ final class PostgresSessionBackend: SessionBackend, @unchecked Sendable {
         }
     }
 
-    private func appendOne(_ request: AppendRequest, now: Int64, cutoff: Int64) async throws -> AppendOutcome {
-        try await attempt {
-            let (id, expected, edit) = (request.id, request.expected, request.edit)
-            let rows = try await self.client.query("""
-                WITH bumped AS (UPDATE editor_sessions SET version = version + 1, last_used_ms = \(now)
-                                WHERE id = \(id) AND version = \(expected) AND last_used_ms >= \(cutoff) RETURNING id)
-                INSERT INTO editor_edits (session, version, edit) SELECT id, \(expected + 1), \(edit) FROM bumped
-                RETURNING version
-                """, logger: Self.logger)
-            var appended = 0
-            for try await _ in rows { appended += 1 }
-            if appended == 1 { return .appended }
-            let live = try await self.client.query(
-                "SELECT 1 FROM editor_sessions WHERE id = \(id) AND last_used_ms >= \(cutoff)", logger: Self.logger)
-            for try await _ in live { return .conflict }
-            return .missing
+    /// One edit: the version bumped if still the expected one and the edit inserted, then whether
+    /// it was, and whether the session is live (to tell a conflict from a session gone). The
+    /// check reads the statement's snapshot, so a session another server bumped meanwhile is live
+    /// (a conflict: the edit is made again on the newer session).
+    struct AppendOne: PostgresPreparedStatement {
+        static let name = "strokekit_append_one"
+        static let sql = """
+            WITH bumped AS (UPDATE editor_sessions SET version = version + 1, last_used_ms = $1
+                            WHERE id = $2 AND version = $3 AND last_used_ms >= $4 RETURNING id, version),
+                 inserted AS (INSERT INTO editor_edits (session, version, edit)
+                              SELECT id, version, $5 FROM bumped RETURNING version)
+            SELECT EXISTS (SELECT 1 FROM inserted),
+                   EXISTS (SELECT 1 FROM editor_sessions WHERE id = $2 AND last_used_ms >= $4)
+            """
+        typealias Row = (Bool, Bool)
+        var id: String
+        var expected: Int
+        var edit: String
+        var now: Int64
+        var cutoff: Int64
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 5)
+            bindings.append(now)
+            bindings.append(id)
+            bindings.append(Int64(expected))
+            bindings.append(cutoff)
+            bindings.append(edit)
+            return bindings
         }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+    }
+
+    /// Several edits of different sessions in one statement (see `append`).
+    struct AppendBatch: PostgresPreparedStatement {
+        static let name = "strokekit_append_batch"
+        static let sql = """
+            WITH input AS MATERIALIZED (
+                     SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[]) AS i (id, expected, edit)),
+                 locked AS MATERIALIZED (
+                     SELECT s.id FROM editor_sessions s WHERE s.id IN (SELECT id FROM input) ORDER BY s.id FOR UPDATE),
+                 bumped AS (
+                     UPDATE editor_sessions s SET version = s.version + 1, last_used_ms = $4
+                     FROM input i, locked l
+                     WHERE s.id = i.id AND l.id = i.id AND s.version = i.expected AND s.last_used_ms >= $5
+                     RETURNING s.id, s.version),
+                 inserted AS (
+                     INSERT INTO editor_edits (session, version, edit)
+                     SELECT b.id, b.version, i.edit FROM bumped b JOIN input i ON i.id = b.id
+                     RETURNING session)
+            SELECT i.id, EXISTS (SELECT 1 FROM inserted n WHERE n.session = i.id),
+                   EXISTS (SELECT 1 FROM locked l JOIN editor_sessions s ON s.id = l.id
+                           WHERE l.id = i.id AND s.last_used_ms >= $5)
+            FROM input i
+            """
+        typealias Row = (String, Bool, Bool)
+        var requests: [AppendRequest]
+        var now: Int64
+        var cutoff: Int64
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 5)
+            bindings.append(requests.map(\.id))
+            bindings.append(requests.map { Int64($0.expected) })
+            bindings.append(requests.map(\.edit))
+            bindings.append(now)
+            bindings.append(cutoff)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
     }
 
     func delete(id: String) async throws -> Bool {

@@ -286,22 +286,64 @@ import Testing
         } throws: { error in
             "\(error)".contains("cannot open the session store sqlite:/nonexistent-folder/sessions.sqlite")
         }
-        // Nothing listens on port 1 of loopback (given a second to answer instead of ten).
-        let location = try SessionStoreLocation(parsing: "postgres://someone:secret@127.0.0.1:1/db")
-        guard case let .postgres(postgres) = location else { throw SessionStoreError.badLocation("not postgres") }
-        let unreachable = try EditorServer(
-            classifier: classifier, modelChecksum: "model-a",
-            backend: PostgresSessionBackend(location: postgres, timeout: .seconds(1)), location: location,
-            sessionTTL: .seconds(3600), limits: EditorLimits())
-        await #expect {
-            try await unreachable.withStore { () }
-        } throws: { error in
-            let text = "\(error)"
-            return text.contains("cannot open the session store postgres://someone@127.0.0.1:1/db") && !text.contains("secret")
+        /// The error of opening a server on the PostgreSQL at `url`, given `timeout` to answer.
+        func openingError(_ url: String, timeout: Duration) async throws -> String {
+            let location = try SessionStoreLocation(parsing: url)
+            guard case let .postgres(postgres) = location else { throw SessionStoreError.badLocation("not postgres") }
+            let server = try EditorServer(
+                classifier: classifier, modelChecksum: "model-a",
+                backend: PostgresSessionBackend(location: postgres, timeout: timeout), location: location,
+                sessionTTL: .seconds(3600), limits: EditorLimits())
+            do {
+                try await server.withStore { () }
+                return "opened"
+            } catch {
+                return "\(error)"
+            }
         }
+        // Nothing listens on port 1 of loopback (given a second to answer instead of ten).
+        let refused = try await openingError("postgres://someone:secret@127.0.0.1:1/db", timeout: .seconds(1))
+        #expect(refused.contains("cannot open the session store postgres://someone@127.0.0.1:1/db"), "\(refused)")
+        #expect(!refused.contains("secret"))
+        // A listener that never answers (the kernel accepts the connection; nobody speaks):
+        // opening gives up after the backend's timeout instead of waiting for ever.
+        let silent = try SilentListener()
+        let mute = try await openingError("postgres://someone@127.0.0.1:\(silent.port)/db", timeout: .milliseconds(500))
+        #expect(mute.contains("did not answer within"), "\(mute)")
         #expect(throws: SessionStoreError.self) { try SessionStoreLocation(parsing: "mysql://x") }
         #expect(try parseEditorDuration("7d") == .seconds(7 * 86_400))
         #expect(try parseEditorDuration("90") == .seconds(90))
         #expect(throws: EditorOptionError.self) { try parseEditorDuration("soon") }
     }
+}
+
+/// A TCP socket listening on a free loopback port that never reads nor writes.
+final class SilentListener {
+    let descriptor: Int32
+    let port: Int
+
+    init() throws {
+        let socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socketDescriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0, listen(socketDescriptor, 8) == 0 else {
+            close(socketDescriptor)
+            throw SessionStoreError.unavailable("cannot listen on loopback")
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socketDescriptor, $0, &length) }
+        }
+        descriptor = socketDescriptor
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    deinit { close(descriptor) }
 }
