@@ -1,3 +1,4 @@
+import Foundation
 import StrokeImage
 import StrokeKit
 
@@ -109,6 +110,10 @@ enum CharacterReading {
         /// The letter the diagram's names of two or more characters share (`q` of q0, q1, …),
         /// when it has two such names or more.
         var sharedInitial: String?
+        /// True when the diagram's transition labels give symbols of one character each.
+        var singleCharacterSymbols = false
+        /// Per symbol, the share of the diagram's transition characters the model gives it.
+        var alphabet: [String: Float] = [:]
     }
 
     static func context(transitionLabels: [[Character]], stateNames: [[Character]]) -> Context {
@@ -121,6 +126,14 @@ enum CharacterReading {
         // the diagram's transition labels.
         let symbols = transitionLabels.flatMap { $0.filter { $0.separator == nil } }
         context.transitionCharacters = mass(symbols, digitLike) >= mass(symbols, otherLetters) ? digits : lowercase
+        let runs = transitionLabels.filter { !$0.isEmpty }.map { label in
+            label.split { $0.separator != nil }.map(\.count).max() ?? 0
+        }
+        context.singleCharacterSymbols = Double(runs.filter { $0 > 1 }.count) < tuned.text.multiCharacterShare * Double(runs.count)
+        let read = symbols.compactMap(\.classification)
+        for label in context.transitionCharacters {
+            context.alphabet[label] = read.reduce(0) { $0 + ($1.probabilities[label] ?? 0) } / Float(max(read.count, 1))
+        }
         // Names: the case of their first letter by the model's mass, names of one letter apart
         // from longer ones (single letters are mostly capitals: A, B, S); what follows the
         // first letter, digits or letters, by mass as for transitions.
@@ -151,6 +164,15 @@ enum CharacterReading {
     static func read(_ characters: [Character], isName: Bool, context: Context) -> (text: String, symbols: [String], confidence: Float, alternatives: [LabelAlternative]) {
         var choices: [[(label: String, probability: Float)]] = []
         var startOfName = true, seenLetter = false
+        var characters = characters
+        // In a diagram whose symbols are single characters, every other character of a
+        // transition label of three or more is a separator (`a,c` with a long comma).
+        if !isName && context.singleCharacterSymbols && characters.count >= 3 && characters.count % 2 == 1 {
+            for position in stride(from: 1, to: characters.count - 1, by: 2) where characters[position].separator == nil {
+                let label = characters[position].classification?.label ?? ","
+                characters[position].separator = [",", "+", "."].contains(label) ? label : ","
+            }
+        }
         for character in characters {
             if let separator = character.separator {
                 choices.append([(separator, 1)])
@@ -168,7 +190,10 @@ enum CharacterReading {
             let letterCount = characters.filter { $0.separator == nil && !isBrace($0) }.count
             let initials = letterCount == 1 ? context.singleLetterNames : context.nameInitials
             let allowed = isName ? (startOfName ? initials : context.nameFollowers) : context.transitionCharacters
-            var ranked = allowed.compactMap { label in classification.probabilities[label].map { (label, $0) } }
+            let prior = Float(tuned.text.alphabetPrior)
+            var ranked = allowed.compactMap { label in
+                classification.probabilities[label].map { (label, isName || prior == 0 ? $0 : $0 * pow(context.alphabet[label] ?? 0, prior)) }
+            }
                 .sorted { ($0.1, $1.0) > ($1.1, $0.0) }
             // A name of two characters or more starts with the letter the diagram's names share.
             if isName && startOfName && !seenLetter,
