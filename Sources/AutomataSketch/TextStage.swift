@@ -43,6 +43,10 @@ struct TextParameters: Codable, Hashable, Sendable {
     /// [× smaller width] Strokes of one label whose widths overlap this much are one character
     /// (`+`, `t`, `4`, `E`).
     var characterOverlap = 0.6
+    /// [probability per character] A state name's letters are small letters only when the
+    /// model's mass on the small letters whose capitals look different is larger than on those
+    /// capitals and at least this much per character voting; else capitals (`S`, not `s`).
+    var caseEvidence = 0.25
     /// [× label height] A character at most this tall between two others is a separator.
     var separatorHeight = 0.45
     /// [× radius] A drawing written inside a state whose centre lies at least this far from
