@@ -1,3 +1,4 @@
+import Foundation
 import StrokeImage
 import StrokeKit
 
@@ -24,6 +25,18 @@ enum CharacterReading {
     static let lowercase = "abcdefghijklmnopqrstuvwxyz".map(String.init)
     static let uppercase = "ABCDEFGHIJKLMNOPQRSTUVWXYZ".map(String.init)
     static let separators: Set<String> = [",", "+", ".", ";"]
+    /// Letters whose capital is the small letter drawn bigger: in a character's own box the
+    /// model cannot tell them apart, so their case is the diagram's (or a capital's, by default).
+    static let caseLookalikes: Set<String> = ["c", "o", "s", "u", "v", "w", "x", "z", "C", "O", "S", "U", "V", "W", "X", "Z"]
+
+    /// The model's probability of `label` as a state name's letter: with its other case's
+    /// added for letters whose two cases look alike.
+    static func nameLetterProbability(_ label: String, in classification: Classification) -> Float? {
+        guard let own = classification.probabilities[label] else { return nil }
+        guard caseLookalikes.contains(label) else { return own }
+        let other = label == label.lowercased() ? label.uppercased() : label.lowercased()
+        return own + (classification.probabilities[other] ?? 0)
+    }
     /// Digits and the letters that look like them (`0` `o` `O`, `1` `l` `I`), and the other letters.
     static let digitLike = digits + ["o", "O", "l", "I", "i", "j", "D"]
     static let otherLetters = (lowercase + uppercase).filter { !digitLike.contains($0) }
@@ -109,6 +122,10 @@ enum CharacterReading {
         /// The letter the diagram's names of two or more characters share (`q` of q0, q1, …),
         /// when it has two such names or more.
         var sharedInitial: String?
+        /// True when the diagram's transition labels give symbols of one character each.
+        var singleCharacterSymbols = false
+        /// Per symbol, the share of the diagram's transition characters the model gives it.
+        var alphabet: [String: Float] = [:]
     }
 
     static func context(transitionLabels: [[Character]], stateNames: [[Character]]) -> Context {
@@ -121,13 +138,33 @@ enum CharacterReading {
         // the diagram's transition labels.
         let symbols = transitionLabels.flatMap { $0.filter { $0.separator == nil } }
         context.transitionCharacters = mass(symbols, digitLike) >= mass(symbols, otherLetters) ? digits : lowercase
-        // Names: the case of their first letter by the model's mass, names of one letter apart
+        let runs = transitionLabels.filter { !$0.isEmpty }.map { label in
+            label.split { $0.separator != nil }.map(\.count).max() ?? 0
+        }
+        context.singleCharacterSymbols = Double(runs.filter { $0 > 1 }.count) < tuned.text.multiCharacterShare * Double(runs.count)
+        let read = symbols.compactMap(\.classification)
+        for label in context.transitionCharacters {
+            context.alphabet[label] = read.reduce(0) { $0 + ($1.probabilities[label] ?? 0) } / Float(max(read.count, 1))
+        }
+        // Names: the case of their first letter by a vote (below), names of one letter apart
         // from longer ones (single letters are mostly capitals: A, B, S); what follows the
         // first letter, digits or letters, by mass as for transitions.
         let letters = stateNames.map { $0.filter { $0.separator == nil && !isBrace($0) } }
-        let single = letters.filter { $0.count == 1 }.compactMap(\.first), long = letters.filter { $0.count >= 2 }.compactMap(\.first)
-        context.singleLetterNames = mass(single, lowercase) > mass(single, uppercase) ? lowercase : uppercase
-        context.nameInitials = mass(long, lowercase) > mass(long, uppercase) ? lowercase : uppercase
+        // A name in braces (`{f}`, a state of a subset construction) is a set of names, whose
+        // letters vote with the long names'.
+        let braced = stateNames.map { $0.contains(where: isBrace) }
+        let single = letters.indices.filter { letters[$0].count == 1 && !braced[$0] }.compactMap { letters[$0].first }
+        let long = letters.indices.filter { letters[$0].count >= 2 || braced[$0] }.compactMap { letters[$0].first }
+        // The case of names' letters by the model's mass on the letters whose two cases look
+        // different (an `S` is an `s` drawn bigger, and tells nothing): small letters when
+        // theirs is the larger and at least `caseEvidence` per character; else capitals.
+        let lower = lowercase.filter { !caseLookalikes.contains($0) }, upper = uppercase.filter { !caseLookalikes.contains($0) }
+        func caseVote(_ characters: [Character]) -> [String] {
+            let small = mass(characters, lower), capital = mass(characters, upper)
+            return small > capital && Double(small) >= tuned.text.caseEvidence * Double(characters.count) ? lowercase : uppercase
+        }
+        context.singleLetterNames = caseVote(single)
+        context.nameInitials = caseVote(long)
         let followers = letters.flatMap { $0.dropFirst() }
         context.nameFollowers = mass(followers, digitLike) >= mass(followers, otherLetters) ? digits : uppercase + lowercase
         let longInitials = long.compactMap(\.classification)
@@ -151,6 +188,15 @@ enum CharacterReading {
     static func read(_ characters: [Character], isName: Bool, context: Context) -> (text: String, symbols: [String], confidence: Float, alternatives: [LabelAlternative]) {
         var choices: [[(label: String, probability: Float)]] = []
         var startOfName = true, seenLetter = false
+        var characters = characters
+        // In a diagram whose symbols are single characters, every other character of a
+        // transition label of three or more is a separator (`a,c` with a long comma).
+        if !isName && context.singleCharacterSymbols && characters.count >= 3 && characters.count % 2 == 1 {
+            for position in stride(from: 1, to: characters.count - 1, by: 2) where characters[position].separator == nil {
+                let label = characters[position].classification?.label ?? ","
+                characters[position].separator = [",", "+", "."].contains(label) ? label : ","
+            }
+        }
         for character in characters {
             if let separator = character.separator {
                 choices.append([(separator, 1)])
@@ -166,9 +212,14 @@ enum CharacterReading {
                 continue
             }
             let letterCount = characters.filter { $0.separator == nil && !isBrace($0) }.count
-            let initials = letterCount == 1 ? context.singleLetterNames : context.nameInitials
+            let initials = letterCount == 1 && !characters.contains(where: isBrace) ? context.singleLetterNames : context.nameInitials
             let allowed = isName ? (startOfName ? initials : context.nameFollowers) : context.transitionCharacters
-            var ranked = allowed.compactMap { label in classification.probabilities[label].map { (label, $0) } }
+            let prior = Float(tuned.text.alphabetPrior)
+            var ranked = allowed.compactMap { label in
+                isName
+                    ? nameLetterProbability(label, in: classification).map { (label, $0) }
+                    : classification.probabilities[label].map { (label, prior == 0 ? $0 : $0 * pow(context.alphabet[label] ?? 0, prior)) }
+            }
                 .sorted { ($0.1, $1.0) > ($1.1, $0.0) }
             // A name of two characters or more starts with the letter the diagram's names share.
             if isName && startOfName && !seenLetter,

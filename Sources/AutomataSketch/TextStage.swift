@@ -43,8 +43,34 @@ struct TextParameters: Codable, Hashable, Sendable {
     /// [× smaller width] Strokes of one label whose widths overlap this much are one character
     /// (`+`, `t`, `4`, `E`).
     var characterOverlap = 0.6
+    /// [probability per character] A state name's letters are small letters only when the
+    /// model's mass on the small letters whose capitals look different is larger than on those
+    /// capitals and at least this much per character voting; else capitals (`S`, not `s`).
+    var caseEvidence = 0.25
     /// [× label height] A character at most this tall between two others is a separator.
     var separatorHeight = 0.45
+    /// [× radius] A drawing written inside a state whose centre lies at least this far from
+    /// the state's centre, in the circle's outer band, and that touches a connector's end as
+    /// a head does, is that head, not the state's name.
+    var rimBand = 0.8
+    /// [R] A drawing at least `shapeMinimumSize` but less than this across whose ends all lie
+    /// at least `freeTextClearance` from every state's rim is a large letter, not a shape,
+    /// unless the connector tests make it one.
+    var freeTextMaximumSize = 2.0
+    /// [R] See `freeTextMaximumSize`.
+    var freeTextClearance = 1.5
+    /// [× shaft length] A drawing heading into a state is an arrow only when its shaft is
+    /// this straight (start-to-tip distance over the shaft's path): a `c` or an `a` above a
+    /// state is not.
+    var pointingStraightness = 0.75
+    /// [power] How much the diagram's alphabet weighs in reading a transition's character: each
+    /// candidate's probability times its share of all the diagram's transition characters to
+    /// this power (0 leaves the model alone).
+    var alphabetPrior = 1.0
+    /// [× labels] When fewer than this share of a diagram's transition labels hold two
+    /// characters with no separator between, its symbols are single characters, and every
+    /// other character of a label of three or more is a separator.
+    var multiCharacterShare = 0.25
 }
 
 /// The text stage of the whole-sketch reading: which strokes are handwriting, decided in
@@ -101,6 +127,9 @@ enum TextFinder {
         let statePieces = Set(found.circles.map(\.piece)).union(pieces.indices.filter { piece in
             found.circles.contains { states.statePiece[$0.piece] == states.statePiece[piece] }
         })
+        // Names written inside a state whose centre lies in the circle's outer band: heads at
+        // its rim, unless nothing connects there (decided once the connectors are known).
+        var atRim = Set<Int>()
         for piece in pieces.indices {
             let strokes = pieces[piece]
             if statePieces.contains(piece)
@@ -114,14 +143,24 @@ enum TextFinder {
             // A loosely round drawing half the circle's size or more is a circle drawn round
             // it or in it (a final state's other circle), not a name.
             let round = states.isLooselyRound[piece] || states.isRound[piece]
-            let inside = found.circles.contains { circle in
+            let host = found.circles.filter { circle in
                 Geometry.distance(center, circle.center) < parameters.insideReach * circle.radius
                     && box.size < parameters.insideMaximumSize * 2 * circle.radius
                     && !(round && measures[strokes[0]].meanRadius >= 0.5 * circle.radius)
-            }
-            if inside {
+            }.min { Geometry.distance(center, $0.center) / $0.radius < Geometry.distance(center, $1.center) / $1.radius }
+            if let host {
                 kind[piece] = .text
+                if Geometry.distance(center, host.center) >= parameters.rimBand * host.radius { atRim.insert(piece) }
             } else if box.size >= parameters.shapeMinimumSize * scale {
+                // A drawing under `freeTextMaximumSize` R across whose ends all keep
+                // `freeTextClearance` R from every rim (a large letter written apart, not a
+                // connector) is left to the connector tests below.
+                let clear = strokes.allSatisfy { stroke in
+                    [measures[stroke].start, measures[stroke].last].allSatisfy { end in
+                        found.circles.allSatisfy { abs(Geometry.distance(end, $0.center) - $0.radius) >= parameters.freeTextClearance * scale }
+                    }
+                }
+                if box.size < parameters.freeTextMaximumSize * scale && clear { continue }
                 kind[piece] = .shape
             }
         }
@@ -134,13 +173,15 @@ enum TextFinder {
                 }
             }
             let pointing = strokes.contains { stroke in
-                stroke.chord >= 0.8 * LabelBox(stroke.points).size && found.circles.contains { circle in
-                    let tip = stroke.farthest
-                    let gap = Geometry.distance(tip, circle.center) - circle.radius
-                    let heading = tip - stroke.start, toCentre = circle.center - tip
-                    let cosine = (heading * toCentre).sum() / max(Geometry.distance(tip, stroke.start) * Geometry.distance(circle.center, tip), 1e-9)
-                    return gap >= 0 && gap < parameters.pointingReach * scale && cosine >= cos(parameters.pointingAngle * .pi / 180)
-                }
+                stroke.chord >= 0.8 * LabelBox(stroke.points).size
+                    && stroke.chord >= parameters.pointingStraightness * stroke.shaftLength
+                    && found.circles.contains { circle in
+                        let tip = stroke.farthest
+                        let gap = Geometry.distance(tip, circle.center) - circle.radius
+                        let heading = tip - stroke.start, toCentre = circle.center - tip
+                        let cosine = (heading * toCentre).sum() / max(Geometry.distance(tip, stroke.start) * Geometry.distance(circle.center, tip), 1e-9)
+                        return gap >= 0 && gap < parameters.pointingReach * scale && cosine >= cos(parameters.pointingAngle * .pi / 180)
+                    }
             }
             if onRim || pointing { kind[piece] = .shape }
         }
@@ -148,7 +189,7 @@ enum TextFinder {
         // it (or touching its end). Heads do not carry heads: text written on after an arrow's
         // start ("Start") stays text.
         let connectors = pieces.indices.filter { kind[$0] == .shape && !statePieces.contains($0) }
-        for piece in pieces.indices where kind[piece] == nil {
+        for piece in pieces.indices where kind[piece] == nil || atRim.contains(piece) {
             let strokes = pieces[piece]
             let isHead = connectors.contains { connector in
                 let apart = abs(pieces[connector][0] - strokes[0])
@@ -205,7 +246,9 @@ enum LabelGrouping {
                 // Written one after the other (no shape drawn between) and near: one label.
                 let consecutive = textStrokes[b] - textStrokes[a] == b - a && b - a <= 2
                 let reach = (consecutive ? 1 : insideOf[a] != nil || insideOf[b] != nil ? 0 : 0.5) * parameters.letterGap * scale
-                if boxes[a].gap(to: boxes[b]) <= reach { join(a, b) }
+                // Strokes written apart in time join only on one line (their heights overlap).
+                let shared = min(boxes[a].maxY, boxes[b].maxY) - max(boxes[a].minY, boxes[b].minY)
+                if boxes[a].gap(to: boxes[b]) <= reach && (consecutive || shared >= 0) { join(a, b) }
             }
         }
         var groups: [Int: [Int]] = [:]

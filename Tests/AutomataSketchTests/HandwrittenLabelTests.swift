@@ -133,6 +133,94 @@ import TestSupport
         #expect(labels.map { CharacterReading.read($0, isName: false, context: context).text } == ["0", "1", "0"])
     }
 
+    /// A `b` `height` tall: a stem from the top down, then its bowl, one stroke, round `center`.
+    static func b(_ center: SketchPoint, height: Double) -> Stroke {
+        let top = center - SketchPoint(0.2 * height, height / 2)
+        let stem = (0...10).map { SketchPoint(top.x, top.y + height * Double($0) / 10) }
+        let bowlCenter = SketchPoint(top.x + 0.2 * height, top.y + 0.8 * height)
+        let bowl = (1...16).map { index -> SketchPoint in
+            let angle = Double.pi - Double.pi * 2 * Double(index) / 16
+            return bowlCenter + SketchPoint(0.2 * height * cos(angle), -0.2 * height * sin(angle))
+        }
+        return Pen.through(stem + bowl)
+    }
+
+    @Test func aLargeLetterWrittenApartIsText() throws {
+        // A `b` 1.8 R tall above the arrow's middle, its ends far from both rims: text that
+        // gives the arrow its symbol, never a shape. With the exception turned off (free text
+        // no larger than `shapeMinimumSize`) it is a shape, as every drawing that big used to be.
+        let strokes = structure + [Self.b(SketchPoint(200, 50), height: 1.8 * radius)]
+        let reading = try read(strokes, shapes: shapes)
+        #expect(reading.isText(stroke: 4))
+        let arrow = try #require(reading.sketch.transitions.first { $0.isConnected })
+        #expect(reading.labels.count == 1 && reading.labels[0].owner == .transition(arrow.id))
+        var off = ReaderParameters()
+        off.text.freeTextMaximumSize = off.text.shapeMinimumSize
+        let before = try ReaderParameters.$current.withValue(off) { try read(strokes, shapes: shapes) }
+        #expect(!before.isText(stroke: 4))
+    }
+
+    @Test func aCurlyLetterAboveAStateIsNoInitialArrow() throws {
+        // A `c` written just above state b, its end heading for b's centre: text. A straight
+        // stroke from the same place into b is a short initial arrow (a shape).
+        let top = b - SketchPoint(0, radius + 26)
+        let c = Pen.through((0...16).map { index -> SketchPoint in
+            let angle = Double.pi / 3 + 4 * Double.pi / 3 * Double(index) / 16
+            return top + SketchPoint(5 * cos(angle), -7 * sin(angle))
+        })
+        let straight = Pen.arrow(top - SketchPoint(0, 6), b - SketchPoint(0, radius + 4), head: false)
+        #expect(try read(structure + [c], shapes: shapes).isText(stroke: 4))
+        #expect(try !read(structure + [straight], shapes: shapes).isText(stroke: 4))
+    }
+
+    @Test func labelsWrittenApartInTimeJoinOnlyOnOneLine() {
+        // Strokes 0 and 2 with a shape (stroke 1) drawn between, boxes 5 apart (R 30): on one
+        // line they are one label; one under the other, two.
+        func groups(_ second: SketchPoint) -> [[Int]] {
+            let ink = [Self.one(SketchPoint(0, 0)), Self.one(SketchPoint(500, 500)), Self.one(second)]
+                .enumerated().map { InkStroke(stroke: $1, drawing: $0) }
+            return LabelGrouping.group([0, 2], ink: ink, circles: TextFinder.Circles(circles: [], scale: 30))
+        }
+        #expect(groups(SketchPoint(8, 0)) == [[0, 2]])
+        #expect(groups(SketchPoint(4, 21)) == [[0], [2]])
+    }
+
+    /// A character the model reads with `probabilities`, in a box at `x`.
+    static func character(_ probabilities: [String: Float], x: Double) -> CharacterReading.Character {
+        let best = probabilities.max { $0.value < $1.value }!
+        return CharacterReading.Character(
+            strokes: [Int(x)], box: LabelBox(minX: x, minY: 0, maxX: x + 10, maxY: 16),
+            classification: Classification(label: best.key, confidence: best.value, probabilities: probabilities, isRejected: false),
+            separator: nil)
+    }
+
+    @Test func theDiagramsAlphabetWeighsEachCharacter() {
+        // Four labels read `b` without doubt, one the model finds a shade more `s` than `b`: in
+        // this diagram it is a `b`; with the alphabet's weight turned off, an `s`.
+        let sure = (0..<4).map { [Self.character(["b": 0.95, "s": 0.03, "a": 0.02], x: Double($0) * 50)] }
+        let doubtful = [Self.character(["s": 0.5, "b": 0.48, "a": 0.02], x: 300)]
+        let context = CharacterReading.context(transitionLabels: sure + [doubtful], stateNames: [])
+        #expect(CharacterReading.read(doubtful, isName: false, context: context).text == "b")
+        var off = ReaderParameters()
+        off.text.alphabetPrior = 0
+        #expect(ReaderParameters.$current.withValue(off) { CharacterReading.read(doubtful, isName: false, context: context).text } == "s")
+    }
+
+    @Test func inAnAlphabetOfSingleCharactersEveryOtherCharacterIsASeparator() {
+        // `a,c` whose comma the geometry missed (it reads `l`), among labels of one character:
+        // symbols `a` and `c`. In a diagram whose labels hold `ab`, `ba`, it stays `alc`.
+        let aLc = [Self.character(["a": 0.9, "l": 0.1], x: 0), Self.character(["l": 0.8, "a": 0.1, "c": 0.1], x: 12),
+                   Self.character(["c": 0.9, "a": 0.1], x: 24)]
+        let single = (0..<4).map { [Self.character(["a": 0.9, "c": 0.1], x: Double($0) * 50)] }
+        let context = CharacterReading.context(transitionLabels: single + [aLc], stateNames: [])
+        #expect(context.singleCharacterSymbols)
+        #expect(CharacterReading.read(aLc, isName: false, context: context).symbols == ["a", "c"])
+        let pairs = (0..<4).map { [Self.character(["a": 0.9, "c": 0.1], x: Double($0) * 50), Self.character(["c": 0.9, "a": 0.1], x: Double($0) * 50 + 12)] }
+        let multi = CharacterReading.context(transitionLabels: pairs + [aLc], stateNames: [])
+        #expect(!multi.singleCharacterSymbols)
+        #expect(CharacterReading.read(aLc, isName: false, context: multi).symbols == ["alc"])
+    }
+
     /// The whole ink of the real diagrams (`fa-diagrams/ink`, nothing typed), read once each:
     /// almost every stroke decided text or shape right, and most labels grouped, attached and
     /// read right (`scripts/fa-benchmark.sh` measures the same stroke by stroke, with verdicts).
@@ -243,10 +331,10 @@ import TestSupport
             print("\(half) half: strokes text/shape \(n[0])/\(n[1]); labels grouped \(n[2])/\(n[3]); transition labels' symbols \(n[4])/\(n[5]); names \(n[6])/\(n[7])")
         }
         #expect(total == 1114 && labels == 290)
-        // Floors a little under the figures reached (text/shape 0.967, transition labels 0.90,
-        // names 0.68): a change that loses more fails here.
-        #expect(Double(right) >= 0.95 * Double(total), "strokes decided text or shape right: \(right)/\(total)")
-        #expect(Double(symbolsRead) >= 0.85 * Double(transitionLabels), "transition labels read: \(symbolsRead)/\(transitionLabels)")
-        #expect(Double(namesRead) >= 0.6 * Double(names), "state names read: \(namesRead)/\(names)")
+        // Floors a little under the figures reached (text/shape 0.981, transition labels 0.94,
+        // names 0.76): a change that loses more fails here.
+        #expect(Double(right) >= 0.97 * Double(total), "strokes decided text or shape right: \(right)/\(total)")
+        #expect(Double(symbolsRead) >= 0.92 * Double(transitionLabels), "transition labels read: \(symbolsRead)/\(transitionLabels)")
+        #expect(Double(namesRead) >= 0.72 * Double(names), "state names read: \(namesRead)/\(names)")
     }
 }
