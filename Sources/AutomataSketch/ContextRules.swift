@@ -164,9 +164,7 @@ extension Sketch {
     /// `heads`: the points of a head drawn apart from the loop: the loop may come back to the
     /// rim at its head.
     func loopState(_ drawing: DrawingMeasures, heads: [SketchPoint] = []) -> SketchState? {
-        guard tuned.shapes.loopWinding.contains(abs(drawing.winding)),
-            drawing.pathLength <= tuned.shapes.loopStretch * 2 * Double.pi * drawing.meanRadius
-        else { return nil }
+        guard tuned.shapes.loopWinding.contains(abs(drawing.winding)) else { return nil }
         // A head drawn apart counts only on a loop that curls back (its ends nearer each other
         // than its extent): a straight shaft with a far-flung head is no loop.
         let curled = Geometry.distance(drawing.start, drawing.last) <= tuned.rules.loopCurl * Geometry.extent(drawing.points)

@@ -80,7 +80,7 @@ struct ShapeParameters: Codable, Hashable, Sendable {
     /// 0.3 and more).
     var roundSpread = 0.22
     /// [× long axis] A state may be drawn as an oval down to this ratio of its axes (a 2 : 1
-    /// oval is 0.5).
+    /// oval is 0.5; a flat stroke, a Λ, is no oval).
     var ovalAspect = 0.4
     /// [× mean radius] Each of two concentric circles may stray this much from its circle or
     /// oval (a state alone: `roundSpread`): the shared centre is the stronger sign.
@@ -114,10 +114,8 @@ struct ShapeParameters: Codable, Hashable, Sendable {
     /// the pen's wobble): a head, not a scribble at the end.
     var headLength = 1.6
     /// [turns] A stroke read as a self-loop winds this much around its own centre (loops are
-    /// drawn with a gap of up to a third of a turn, or crossing a little)…
+    /// drawn with a gap of up to a third of a turn, or crossing a little).
     var loopWinding = 0.5...1.4
-    /// [× circumference of its mean radius] …and its path is at most this long (no scribbling).
-    var loopStretch = 1.6
     /// [× extent] A stroke whose path is longer than this is a scribble (a head filled in:
     /// 4–8; a shaft about 1, a self-loop about 2, a folded one-stroke arrow 1.5–2).
     var scribbleMinimumCrumple = 3.0
@@ -261,7 +259,7 @@ struct ConnectorParameters: Codable, Hashable, Sendable {
 /// The resolver and its rules (`SketchReader`, `Sketch.read`, `Sketch.apply`): which state an
 /// arrow end attaches to, which state a loop sits on, which circle is a state.
 struct RuleParameters: Codable, Hashable, Sendable {
-    /// [× the state's radius] An arrow end attaches to a state when it lies inside the circle or
+    /// [× the rim's radius] An arrow end attaches to a state when it lies inside the circle or
     /// at most this far outside its rim: people stop an arrow short of the target by up to about
     /// half a radius; more would start grabbing the neighbouring state in dense sketches.
     var arrowSnap = 0.8

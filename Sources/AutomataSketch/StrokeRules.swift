@@ -169,7 +169,7 @@ extension Sketch {
 
     /// Attaches free transition ends lying near the new state's rim; returns what was connected.
     private mutating func connectFreeEnds(to state: SketchState) -> [String] {
-        let reach = state.outerRadius + tuned.rules.arrowSnap * state.radius
+        let reach = state.outerRadius * (1 + tuned.rules.arrowSnap)  // as `snap`
         var connected: [String] = []
         for index in transitions.indices where transitions[index].kind == .regular {
             var transition = transitions[index]
@@ -236,14 +236,15 @@ extension Sketch {
 
     /// The state an arrow end at `point` attaches to: one containing the point (the one whose
     /// centre is relatively nearest), else the one whose rim is relatively nearest within
-    /// `arrowSnap` R.
+    /// `arrowSnap` of its radius (a final state's outer circle: rim and radius as drawn).
     func snap(_ point: SketchPoint, excluding excluded: Int?) -> SketchState? {
         var best: (state: SketchState, score: Double)?
         for state in states where state.id != excluded {
             let distance = Geometry.distance(point, state.center)
             let rim = state.outerRadius
-            // Inside: scores in [0, 1) by depth; outside: 1 + gap in radii, up to 1 + arrowSnap.
-            let score = distance <= rim ? distance / rim : 1 + (distance - rim) / state.radius
+            // Inside: scores in [0, 1) by depth; outside: 1 + gap in radii of the rim (a final
+            // state's outer circle), up to 1 + arrowSnap.
+            let score = distance <= rim ? distance / rim : 1 + (distance - rim) / rim
             guard score <= 1 + tuned.rules.arrowSnap else { continue }
             if best == nil || score < best!.score { best = (state, score) }
         }
