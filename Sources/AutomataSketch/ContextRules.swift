@@ -102,7 +102,7 @@ extension Sketch {
         }
         if let classified { return (StrokeReading(shape: classified, rule: nil), "") }
         if classification.label == "arrow", drawing.isSimpleOpenStroke,
-            snap(drawing.start, excluding: nil) == nil, snap(drawing.farthest, excluding: nil) != nil
+            snap(drawing.start, excluding: nil) == nil, snap(drawing.tip, excluding: nil) != nil
         {
             return reading(.arrow, .arrowIntoState)
         }
@@ -110,7 +110,7 @@ extension Sketch {
         // leave no doubt.
         if classification.isRejected, Double(classification.confidence) >= tuned.rules.timidConfidence {
             if classification.label == "cycle", endsOnOneRim(drawing) { return reading(.cycle, .endsOnOneRim) }
-            if classification.label == "arrow", endsOnTwoRims(drawing) { return reading(.arrow, .endsOnTwoRims) }
+            if classification.label == "arrow", endsAtTwoStates(drawing) { return reading(.arrow, .endsOnTwoRims) }
         }
         let percent = Int((classification.confidence * 100).rounded())
         let closest = classification.label == "cycle" ? "self-loop" : classification.label
@@ -125,48 +125,55 @@ extension Sketch {
         return circles.allSatisfy(\.isClosedRound) && StateFinder.concentric(circles)
     }
 
-    /// True when the drawing is a simple open stroke running from one state to another: its
-    /// start and tip (`Geometry.arrowTip`) attach to two different states (a tip in reach of
-    /// both takes the other one, as `addArrow` does, when it lies outside the start's state);
-    /// or, `alongItsEnds`, its ends are at two states or in line with them within
-    /// `looseEndReach` (people start arrows off the rim and stop them short of it; a shaft
-    /// whose head was drawn apart is judged so). The one test of a stroke joining two states
-    /// once the states are in the sketch (`StateSet.joinsTwoStates` asks it of the circles
-    /// found before).
+    /// True when the drawing's start attaches to one state (`snap`) and its end, its tip
+    /// (`Geometry.arrowTip`) or its last point, to another (an end in reach of both takes the
+    /// other one, as `addArrow` does, when it lies outside the start's state). The one test of
+    /// a stroke joining two states, whatever its shape, whether the states are found
+    /// (`StateSet.sketch`: such a stroke is never a head) or resolved.
+    func endsAtTwoStates(_ drawing: DrawingMeasures) -> Bool {
+        guard let source = snap(drawing.start, excluding: nil) else { return false }
+        return [drawing.tip, drawing.last].contains { end in
+            snap(end, excluding: source.id) != nil
+                && (snap(end, excluding: nil)?.id != source.id || Geometry.distance(end, source.center) > source.outerRadius)
+        }
+    }
+
+    /// True when the drawing is a simple open stroke running from one state to another
+    /// (`endsAtTwoStates`); or, `alongItsEnds`, its ends are at two states or in line with
+    /// them within `looseEndReach` (people start arrows off the rim and stop them short of it;
+    /// a shaft whose head was drawn apart is judged so).
     func joinsTwoStates(_ drawing: DrawingMeasures, alongItsEnds: Bool = false) -> Bool {
         guard drawing.isSimpleOpenStroke else { return false }
-        func startAndTipAtTwoStates() -> Bool {
-            guard let source = snap(drawing.start, excluding: nil), snap(drawing.farthest, excluding: source.id) != nil
-            else { return false }
-            return snap(drawing.farthest, excluding: nil)?.id != source.id
-                || Geometry.distance(drawing.farthest, source.center) > source.outerRadius
-        }
-        guard alongItsEnds else { return startAndTipAtTwoStates() }
+        guard alongItsEnds else { return endsAtTwoStates(drawing) }
         let nearStart = Geometry.endDirection(drawing.points, atStart: true).inner
         let nearEnd = Geometry.endDirection(drawing.points, atStart: false).inner
         guard let target = snap(drawing.last, excluding: nil) ?? stateInLine(from: nearEnd, through: drawing.last, excluding: nil)
         else { return false }
-        return startAndTipAtTwoStates()
+        return endsAtTwoStates(drawing)
             || (snap(drawing.start, excluding: target.id) ?? stateInLine(from: nearStart, through: drawing.start, excluding: target.id)) != nil
     }
 
     /// The state the drawing is a self-loop on: its start and its return (the closest point
     /// of the last quarter of its path) within `loopReach` of the rim, the apex outside it, one
-    /// turn, not around the state's centre, and smaller than the state (an open loop, whose ends
-    /// show it is no circle, at most `openLoopMaxRadius` of the rim).
+    /// turn, not around the state's centre, its path at least `loopMinimumPath` radii (a barb
+    /// at a rim may also leave it and come back), and smaller than the state (an open loop,
+    /// whose ends show it is no circle, at most `openLoopMaxRadius` of the rim). The one
+    /// self-loop test: the states stage asks it of the states found (`StateSet.sketch`), the
+    /// resolver and the arrow rule of the sketch; a round loop drawn on a rim is found by
+    /// `StateFinder.liesOnRim`, which the circle rule asks too.
     /// `heads`: the points of a head drawn apart from the loop: the loop may come back to the
     /// rim at its head.
     func loopState(_ drawing: DrawingMeasures, heads: [SketchPoint] = []) -> SketchState? {
-        guard tuned.shapes.loopWinding.contains(abs(drawing.winding)),
-            drawing.pathLength <= tuned.shapes.loopStretch * 2 * Double.pi * drawing.meanRadius
-        else { return nil }
+        guard tuned.shapes.loopWinding.contains(abs(drawing.winding)) else { return nil }
         // A head drawn apart counts only on a loop that curls back (its ends nearer each other
         // than its extent): a straight shaft with a far-flung head is no loop.
         let curled = Geometry.distance(drawing.start, drawing.last) <= tuned.rules.loopCurl * Geometry.extent(drawing.points)
         func headDistances(_ state: SketchState) -> [Double] {
             curled ? heads.map { Geometry.distance($0, state.center) } : []
         }
-        let lastQuarter = Geometry.portion(drawing.points, 0.75...1)
+        let lastQuarter = Geometry.portion(drawing.points, Geometry.lastPart)
+        // Its middle: all but its ends' parts that give its end directions (`endShare`).
+        let middle = Geometry.portion(drawing.points, tuned.shapes.endShare...(1 - tuned.shapes.endShare))
         var best: (state: SketchState, score: Double)?
         for state in states {
             let rim = state.outerRadius
@@ -175,10 +182,15 @@ extension Sketch {
             // The loop ends where it comes back closest to the state in its last quarter (of
             // its path): an arrowhead's last barb may point away from the rim.
             let end = (distances[lastQuarter] + headDistances(state)).min()!
+            // Its farthest point from the state lies in the middle of its path (a
+            // head at a rim is the other way round: its apex, in the middle, is nearest).
+            let farthest = distances.indices.max { distances[$0] < distances[$1] }!
             guard Geometry.distance(drawing.start, state.center) <= reach, end <= reach,
-                distances.max()! >= rim + tuned.rules.loopMinimumBulge * state.radius,
+                middle.contains(farthest), farthest > 0, farthest < distances.count - 1,
+                drawing.pathLength >= tuned.states.loopMinimumPath * state.radius,
+                distances[farthest] >= max(distances[0], end, state.radius) + tuned.rules.loopMinimumBulge * state.radius,
                 drawing.meanRadius <= (drawing.isClosedRound ? tuned.rules.loopAsCircleMaxRadius : tuned.rules.openLoopMaxRadius) * rim,
-                abs(Geometry.windingTurns(drawing.points, around: state.center)) < 0.5
+                abs(Geometry.windingTurns(drawing.points, around: state.center)) < tuned.rules.loopMaxWindingRoundState
             else { continue }
             let score = Geometry.distance(drawing.centroid, state.center) / state.radius
             if best == nil || score < best!.score { best = (state, score) }
@@ -190,7 +202,7 @@ extension Sketch {
     /// point of the last quarter of its path) stays out of that state's reach.
     private func leavesAStateForGood(_ drawing: DrawingMeasures) -> Bool {
         guard drawing.isSimpleOpenStroke, let source = snap(drawing.start, excluding: nil) else { return false }
-        let end = drawing.points[Geometry.portion(drawing.points, 0.75...1)].map { Geometry.distance($0, source.center) }.min()!
+        let end = drawing.points[Geometry.portion(drawing.points, Geometry.lastPart)].map { Geometry.distance($0, source.center) }.min()!
         return end > source.outerRadius + tuned.rules.loopReach * source.radius
     }
 
@@ -205,15 +217,8 @@ extension Sketch {
             }
             return onRim(drawing.start) && onRim(drawing.last)
                 && drawing.points.contains { Geometry.distance($0, state.center) >= state.outerRadius + tuned.rules.loopMinimumBulge * state.radius }
-                && abs(Geometry.windingTurns(drawing.points, around: state.center)) < 0.5
+                && abs(Geometry.windingTurns(drawing.points, around: state.center)) < tuned.rules.loopMaxWindingRoundState
         }
-    }
-
-    /// True when the drawing's first point attaches to one state and its last point to
-    /// another (`snap`).
-    private func endsOnTwoRims(_ drawing: DrawingMeasures) -> Bool {
-        guard let source = snap(drawing.start, excluding: nil) else { return false }
-        return snap(drawing.last, excluding: source.id) != nil && snap(drawing.last, excluding: nil)?.id != source.id
     }
 
     /// True when the drawing winds round some state's centre (a circle drawn around it).

@@ -12,12 +12,11 @@ struct DrawingMeasures {
     let points: [SketchPoint]
     /// The first point drawn, and the last.
     let start: SketchPoint, last: SketchPoint
-    /// An arrow's tip (where the shaft ends and the head begins; see `init`) and its index.
-    /// The shape measures use it; snapping uses `farthest`, as `addArrow` does.
-    let tip: SketchPoint, tipIndex: Int
-    /// The arrow's tip as `addArrow` attaches it (`Geometry.arrowTip`: for one stroke, the
-    /// point farthest from the start).
-    let farthest: SketchPoint
+    /// Where the shaft ends and a head drawn in the same stroke begins
+    /// (`Geometry.shaftEndIndex`), and its index.
+    let shaftEnd: SketchPoint, shaftEndIndex: Int
+    /// The arrow's tip as it attaches to a state (`Geometry.arrowTip`).
+    let tip: SketchPoint
     /// Distance from the start to the tip.
     let chord: Double
     /// Path length from the start to the tip (the shaft), and after the tip (the head), of
@@ -58,27 +57,10 @@ struct DrawingMeasures {
         let first = points[0]
         start = first
         last = points[points.count - 1]
-        // The tip is where the shaft ends: the first point nearly as far from the start as the
-        // farthest one (`tipNearFarthest`), or before that the first point at least
-        // `tipReach` of that distance after which the pen heads back toward the start by more
-        // than `tipTurnBack` (into a barb): a head's barbs or closed triangle may reach
-        // farther than the tip.
-        let distances = points.map { Geometry.distance($0, first) }
-        let farthest = distances.max()!
-        self.farthest = Geometry.arrowTip(shaft: points, heads: [])
-        var tipCandidate = distances.firstIndex { $0 >= shapes.tipNearFarthest * farthest }!
-        var runningMaximum = 0
-        for index in distances.indices.prefix(tipCandidate) {
-            if distances[index] > distances[runningMaximum] { runningMaximum = index }
-            if distances[runningMaximum] >= shapes.tipReach * farthest,
-                distances[index] < distances[runningMaximum] - shapes.tipTurnBack * farthest
-            {
-                tipCandidate = runningMaximum
-                break
-            }
-        }
-        tipIndex = tipCandidate
-        tip = points[tipIndex]
+        shaftEndIndex = Geometry.shaftEndIndex(points)
+        shaftEnd = points[shaftEndIndex]
+        tip = Geometry.arrowTip(shaft: points, heads: [])
+        let tipIndex = shaftEndIndex
         chord = Geometry.distance(first, points[tipIndex])
         // The shaft is measured on its simplification at `shaftTolerance` of the chord: a
         // curve keeps its turning, but the pen's tremor (which can double the raw path length
@@ -93,8 +75,8 @@ struct DrawingMeasures {
         meanRadius = radius
         radialSpread = spread
         winding = Geometry.windingTurns(points, around: center)
-        // Measured on points every fifth of the radius, so tremor does not lengthen it.
-        pathLength = radius > 0 ? Geometry.pathLength(Geometry.resampled(points, step: radius / 5)) : 0
+        // Measured on points every `pathStep` of the radius, so tremor does not lengthen it.
+        pathLength = radius > 0 ? Geometry.pathLength(Geometry.resampled(points, step: shapes.pathStep * radius)) : 0
         extent = Geometry.extent(points)
         (ovalSpread, aspect) = Self.oval(points, centroid: center)
     }
@@ -126,7 +108,7 @@ struct DrawingMeasures {
             && shaftLength <= tuned.shapes.shaftStretch * chord
             && shaftTurning <= tuned.shapes.shaftTurning
             && headLength <= tuned.shapes.headLength * chord
-            && points[tipIndex...].allSatisfy { Geometry.distance($0, tip) <= tuned.shapes.headSpread * chord }
+            && points[shaftEndIndex...].allSatisfy { Geometry.distance($0, shaftEnd) <= tuned.shapes.headSpread * chord }
     }
 }
 

@@ -205,12 +205,15 @@ extension Geometry {
         return nearest..<(nearest + 1)
     }
 
-    /// One end of a stroke and the point a fifth of its path length in from that end: with
+    /// "The last quarter" of a stroke's path (`tuned.shapes.lastPart`), for `portion`.
+    static var lastPart: ClosedRange<Double> { (1 - tuned.shapes.lastPart)...1 }
+
+    /// One end of a stroke and the point `endShare` (a fifth) of its path length in from that end: with
     /// the end they give the direction the stroke leaves or arrives in there (a curved arrow
     /// arrives at its state from the side, not along its chord).
     static func endDirection(_ points: [SketchPoint], atStart: Bool) -> (end: SketchPoint, inner: SketchPoint) {
         let inward = atStart ? points : points.reversed()
-        let reach = pathLength(points) / 5
+        let reach = pathLength(points) * tuned.shapes.endShare
         var walked = 0.0
         for index in inward.indices.dropFirst() {
             walked += distance(inward[index - 1], inward[index])
@@ -225,11 +228,34 @@ extension Geometry {
     /// arrowhead drawn in the same stroke doubles back from the tip and does not move it).
     static func arrowTip(shaft: [SketchPoint], heads: [SketchPoint]) -> SketchPoint {
         guard let start = shaft.first else { return heads.first ?? .zero }
-        guard !heads.isEmpty, shaft.count > 1 else {
-            return shaft.max { distance($0, start) < distance($1, start) }!
-        }
+        guard !heads.isEmpty, shaft.count > 1 else { return shaft.max { distance($0, start) < distance($1, start) }! }
         let head = centroid(heads)
-        return shaft[portion(shaft, 0.75...1)].min { distance($0, head) < distance($1, head) }!
+        return shaft[portion(shaft, lastPart)].min { distance($0, head) < distance($1, head) }!
+    }
+
+    /// Where the shaft of a one-stroke arrow ends and its head begins (the shape measures split
+    /// the stroke there; the tip it attaches by is `arrowTip`): the first point nearly as far from the start
+    /// as the farthest one (`tipNearFarthest`), or before that the first point at least
+    /// `tipReach` of that distance after which the pen heads back toward the start by more
+    /// than `tipTurnBack` (into a barb): a head's barbs or closed triangle may reach farther
+    /// than the tip.
+    static func shaftEndIndex(_ points: [SketchPoint]) -> Int {
+        guard let first = points.first else { return 0 }
+        let shapes = tuned.shapes
+        let distances = points.map { distance($0, first) }
+        let farthest = distances.max()!
+        var tip = distances.firstIndex { $0 >= shapes.tipNearFarthest * farthest }!
+        var runningMaximum = 0
+        for index in distances.indices.prefix(tip) {
+            if distances[index] > distances[runningMaximum] { runningMaximum = index }
+            if distances[runningMaximum] >= shapes.tipReach * farthest,
+                distances[index] < distances[runningMaximum] - shapes.tipTurnBack * farthest
+            {
+                tip = runningMaximum
+                break
+            }
+        }
+        return tip
     }
 
     /// The median of the radii (the sketch's scale R), nil for none.

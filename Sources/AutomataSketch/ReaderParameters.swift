@@ -80,7 +80,7 @@ struct ShapeParameters: Codable, Hashable, Sendable {
     /// 0.3 and more).
     var roundSpread = 0.22
     /// [× long axis] A state may be drawn as an oval down to this ratio of its axes (a 2 : 1
-    /// oval is 0.5).
+    /// oval is 0.5; a flat stroke, a Λ, is no oval).
     var ovalAspect = 0.4
     /// [× mean radius] Each of two concentric circles may stray this much from its circle or
     /// oval (a state alone: `roundSpread`): the shared centre is the stronger sign.
@@ -114,13 +114,24 @@ struct ShapeParameters: Codable, Hashable, Sendable {
     /// the pen's wobble): a head, not a scribble at the end.
     var headLength = 1.6
     /// [turns] A stroke read as a self-loop winds this much around its own centre (loops are
-    /// drawn with a gap of up to a third of a turn, or crossing a little)…
+    /// drawn with a gap of up to a third of a turn, or crossing a little).
     var loopWinding = 0.5...1.4
-    /// [× circumference of its mean radius] …and its path is at most this long (no scribbling).
-    var loopStretch = 1.6
     /// [× extent] A stroke whose path is longer than this is a scribble (a head filled in:
     /// 4–8; a shaft about 1, a self-loop about 2, a folded one-stroke arrow 1.5–2).
     var scribbleMinimumCrumple = 3.0
+    /// [× mean radius] A drawing going round its centre `doubleCircleTurns` or more is a
+    /// double circle when its points' distances from the centre vary by at most this much (its
+    /// two rings apart: twice `roundSpread`).
+    var doubleRoundSpread = 0.44
+    /// [× path] The direction a stroke leaves or arrives in runs from its end to the point this
+    /// share of its path in (`Geometry.endDirection`): a curved arrow arrives from the side.
+    var endShare = 0.2
+    /// [× path] "The last quarter" of a stroke, where an arrow's tip is looked for next to a
+    /// head drawn apart and where a loop comes back to its rim (`Geometry.portion`).
+    var lastPart = 0.25
+    /// [× mean radius] Path lengths of a drawing are measured on points resampled every this
+    /// much, so that the pen's tremor and sampling rate do not lengthen them.
+    var pathStep = 0.2
 }
 
 /// The states stage (`StateFinder`): circles drawn in one stroke or in goes, final states,
@@ -132,6 +143,9 @@ struct StateParameters: Codable, Hashable, Sendable {
     /// [× circumference] …each drawing at least this share of it (a head or tick drawn
     /// beside a state is less).
     var circleGoMinimumShare = 0.1
+    /// [sectors] Strokes drawn in goes make one circle when together they put ink in each of
+    /// this many equal sectors round their centre (all the way round).
+    var circleSectors = 12
     /// [× smaller radius] Round strokes are one final state's circles when their centres are
     /// at most this far apart (`Geometry.areConcentric`)…
     var concentricOffset = 0.8
@@ -201,11 +215,10 @@ struct ConnectorParameters: Codable, Hashable, Sendable {
     /// full-length shaft…
     var shaftMinimum = 1.5
     /// [R] …and no shaft at all below this (a short initial arrow beside a big state is about
-    /// 1.3 R).
-    var shortShaftMinimum = 1.2
-    /// [R] A simple open stroke (a shaft with at most a head at its tip) whose chord is at
-    /// least this is an arrow of its own: it joins a shaft as its head only lying as one.
-    var ownArrowMinimumChord = 1.2
+    /// 1.3 R); a simple open stroke (a shaft with at most a head at its tip) reaching this far
+    /// from its start to its tip is an arrow of its own: it joins a shaft as its head only
+    /// lying as one.
+    var shortArrow = 1.2
     /// [R] A head comes within this of its shaft's end (real heads: 0.0–0.5 R)…
     var headMaxGap = 0.8
     /// [R] …or within this when drawn right after the shaft (in the writer's order the next
@@ -231,12 +244,22 @@ struct ConnectorParameters: Codable, Hashable, Sendable {
     /// [× the shaft's path] …and is at most this long (a second arrow drawn alongside the first
     /// is about as long).
     var extensionMaxShaftFraction = 0.7
+    /// [× path] A stroke continuing a shaft is nearly straight: its start and tip at least this
+    /// far apart (it may come back a little along itself at its far end).
+    var extensionStraightness = 0.6
+    /// [× extent] A stroke whose ends come back within this of its extent is a loop (a
+    /// self-loop's arc, a narrow head), not a shaft: the shaft of a group is the widest of its
+    /// strokes, weighted by straightness except for loops (`SymbolGrouping.shaftSpan`).
+    var loopEndsGap = 0.5
+    /// [× the shaft's path] Without any state to measure R by, lengths in R are measured
+    /// against this share of the shaft's path instead.
+    var scaleWithoutStates = 0.25
 }
 
 /// The resolver and its rules (`SketchReader`, `Sketch.read`, `Sketch.apply`): which state an
 /// arrow end attaches to, which state a loop sits on, which circle is a state.
 struct RuleParameters: Codable, Hashable, Sendable {
-    /// [× the state's radius] An arrow end attaches to a state when it lies inside the circle or
+    /// [× the rim's radius] An arrow end attaches to a state when it lies inside the circle or
     /// at most this far outside its rim: people stop an arrow short of the target by up to about
     /// half a radius; more would start grabbing the neighbouring state in dense sketches.
     var arrowSnap = 0.8
@@ -254,9 +277,6 @@ struct RuleParameters: Codable, Hashable, Sendable {
     /// [× the rim's radius] …an open one (its ends apart: no circle) at most this (people draw
     /// self-loops as large as their state).
     var openLoopMaxRadius = 1.3
-    /// [× the state's radius] A circle whose centre lies within this of a rim is a self-loop
-    /// drawn round (when small enough, above): it cannot be a state (it would overlap).
-    var loopOnRimBand = 0.5
     /// [× extent] A loop whose head was drawn apart curls back: its ends at most this far apart
     /// (a straight stroke: 1).
     var loopCurl = 0.8
@@ -272,4 +292,10 @@ struct RuleParameters: Codable, Hashable, Sendable {
     /// `endsOnTwoRims`) when its best guess has at least this probability. Chosen on the tuning
     /// half; its cost on real non-shapes placed in context: scripts/non_shapes_in_context.py.
     var timidConfidence = 0.3
+    /// [turns] A self-loop winds less than this round its state's centre (a circle drawn round
+    /// the state winds once).
+    var loopMaxWindingRoundState = 0.5
+    /// [degrees] A state is ahead of an arrow's end when its centre lies at most this far off
+    /// the arrow's direction there (`Sketch.stateInLine`).
+    var aheadMaxAngle = 60.0
 }

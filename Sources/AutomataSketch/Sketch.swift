@@ -46,7 +46,7 @@ public struct TransitionGeometry: Codable, Hashable, Sendable {
     public var points: [SketchPoint]
     /// The first point drawn.
     public var start: SketchPoint
-    /// The arrow's tip: the point farthest from `start` (for a self-loop, the loop's apex).
+    /// The arrow's tip (`Geometry.arrowTip`; for a self-loop, the loop's apex).
     public var tip: SketchPoint
 
     public init(points: [SketchPoint], start: SketchPoint, tip: SketchPoint) {

@@ -36,56 +36,12 @@ struct StateSet {
     /// R: the median radius of the states' circles (nil without any).
     let scale: Double?
 
-    /// The state at a point: the nearest rim within `arrowSnap` of it, a state-sized circle
-    /// before a small one (the circles of one final state are one state), `piece` left out.
-    func state(at point: SketchPoint, excludingPiece piece: Int) -> Int? {
-        let snap = tuned.rules.arrowSnap
-        return circles.filter {
-            $0.piece != piece && Geometry.distance(point, $0.center) <= $0.radius * (1 + snap)
-        }.min {
-            ($0.isSmall ? 1 : 0, Geometry.distance(point, $0.center) - $0.radius)
-                < ($1.isSmall ? 1 : 0, Geometry.distance(point, $1.center) - $1.radius)
-        }.map { statePiece[$0.piece] }
-    }
-
-    /// True when the stroke's ends lie at two different states (other than the stroke's own
-    /// piece): a transition, not a head.
-    func joinsTwoStates(_ stroke: DrawingMeasures, piece: Int) -> Bool {
-        guard let first = state(at: stroke.start, excludingPiece: piece),
-            let second = state(at: stroke.last, excludingPiece: piece)
-        else { return false }
-        return first != second
-    }
-
-    /// The circles a self-loop can sit on: the states' circles, shaky ones too.
-    var loopHosts: [(center: SketchPoint, radius: Double)] {
-        circles.filter { !$0.isSmall }.map { (center: $0.center, radius: $0.radius) }
-            + pieces.indices.filter { isShakyState[$0] }.map { piece in
-                (center: measures[pieces[piece][0]].centroid, radius: measures[pieces[piece][0]].meanRadius)
-            }
-    }
-
-    /// True when the stroke leaves a state's rim and comes back to it with its middle farthest
-    /// out: a self-loop. (A head at a rim is the other way round: its apex, in the middle, is
-    /// nearest to the state, its barbs' ends farther out.)
-    func isLoopOnAState(_ stroke: DrawingMeasures) -> Bool {
-        let parameters = tuned
-        // Its farthest point from the host lies in the middle two thirds of its path.
-        let middle = Geometry.portion(stroke.points, (1.0 / 6)...(5.0 / 6))
-        return loopHosts.contains { circle in
-            let reach = circle.radius * (1 + parameters.rules.loopReach)
-            guard stroke.pathLength >= parameters.states.loopMinimumPath * circle.radius else { return false }
-            let distances = stroke.points.map { Geometry.distance($0, circle.center) }
-            guard let farthest = distances.indices.max(by: { distances[$0] < distances[$1] }),
-                middle.contains(farthest), farthest > 0, farthest < distances.count - 1
-            else { return false }
-            // Where it leaves the rim and where it comes back (a head drawn on at its end
-            // takes the pen out again).
-            let leaves = distances[..<farthest].min()!, comesBack = distances[(farthest + 1)...].min()!
-            return leaves <= reach && comesBack <= reach
-                && distances[farthest] >= max(leaves, comesBack) + parameters.rules.loopMinimumBulge * circle.radius
-        }
-    }
+    /// The states found, as a sketch of states alone: each state-sized circle (a final state's
+    /// circles one state, its outer one the final circle) and each state drawn shakily, its id
+    /// the index of its piece. The later stages ask it the questions they ask of the finished
+    /// sketch (`Sketch.snap`, `Sketch.endsAtTwoStates`, `Sketch.loopState`), so each question
+    /// has one answer whether the states are found or resolved.
+    let sketch: Sketch
 
     /// True when every point lies within `retraceReach` R of a state's circle: an open stroke
     /// drawn along it (a circle touched up, or half drawn before it is drawn whole).
@@ -188,9 +144,22 @@ enum StateFinder {
             return standsAlone[piece] && stroke.meanRadius >= parameters.states.shakyStateMinimumRadius * scale
                 && !circles.contains { circle in pieces[circle.piece].contains { liesOnRim(of: measures[$0], stroke) } }
         }
+        var sketch = Sketch()
+        for piece in pieces.indices where statePiece[piece] == piece {
+            let own = circles.filter { !$0.isSmall && statePiece[$0.piece] == piece }.sorted { $0.radius < $1.radius }
+            if let inner = own.first {
+                sketch.states.append(SketchState(
+                    id: piece, name: "", center: inner.center, radius: inner.radius, isFinal: own.count > 1,
+                    finalCircle: own.count > 1 ? SketchCircle(center: own[own.count - 1].center, radius: own[own.count - 1].radius) : nil))
+            } else if isShakyState[piece] {
+                let stroke = measures[pieces[piece][0]]
+                sketch.states.append(SketchState(id: piece, name: "", center: stroke.centroid, radius: stroke.meanRadius))
+            }
+        }
         return StateSet(
             measures: measures, pieces: pieces, statePiece: statePiece, isRound: isRound, isLooselyRound: isLooselyRound,
-            standsAlone: standsAlone, isLoopRound: isLoopRound, isShakyState: isShakyState, circles: circles, scale: scale)
+            standsAlone: standsAlone, isLoopRound: isLoopRound, isShakyState: isShakyState, circles: circles, scale: scale,
+            sketch: sketch)
     }
 
     /// The pieces with each circle drawn in goes made one piece, as if drawn as one drawing:
@@ -228,15 +197,21 @@ enum StateFinder {
     }
 
     /// True when `round` overlaps `circle`'s rim: their centres further apart than concentric
-    /// circles' (`concentricOffset`), nearer than `loopRoundReach` times their radii added.
+    /// circles' (`concentricOffset`), nearer than `loopRoundReach` times their radii added. The
+    /// one test of a round stroke on a rim (a self-loop drawn round), for the circles found and
+    /// for the circle rule.
+    static func liesOnRim(of circle: SketchCircle, _ round: SketchCircle) -> Bool {
+        let apart = Geometry.distance(circle.center, round.center)
+        return apart > tuned.states.concentricOffset * min(circle.radius, round.radius)
+            && apart < tuned.states.loopRoundReach * (circle.radius + round.radius)
+    }
+
     static func liesOnRim(of circle: DrawingMeasures, _ round: DrawingMeasures) -> Bool {
-        let apart = Geometry.distance(circle.centroid, round.centroid)
-        return apart > tuned.states.concentricOffset * min(circle.meanRadius, round.meanRadius)
-            && apart < tuned.states.loopRoundReach * (circle.meanRadius + round.meanRadius)
+        liesOnRim(of: SketchCircle(center: circle.centroid, radius: circle.meanRadius), SketchCircle(center: round.centroid, radius: round.meanRadius))
     }
 
     /// True when the strokes' points together stay about one distance from their centre and go
-    /// all the way round it (every twelfth of the turn holds ink), each stroke drawing at least
+    /// all the way round it (each of `circleSectors` sectors holds ink), each stroke drawing at least
     /// `share` of it (by default `circleGoMinimumShare`).
     static func formsOneCircle(_ strokes: [[SketchPoint]], eachDrawingAtLeast share: Double = tuned.states.circleGoMinimumShare) -> Bool {
         // The roundness alone: the other measures of the drawing are not needed here.
@@ -245,11 +220,12 @@ enum StateFinder {
         guard measured.radialSpread <= tuned.shapes.roundSpread,
             strokes.allSatisfy({ Geometry.pathLength($0) >= share * circumference })
         else { return false }
-        var covered = [Bool](repeating: false, count: 12)
+        let sectors = max(1, tuned.states.circleSectors)
+        var covered = [Bool](repeating: false, count: sectors)
         for point in strokes.joined() {
             let offset = point - measured.centroid
             let turn = (atan2(offset.y, offset.x) + Double.pi) / (2 * Double.pi)
-            covered[min(11, Int(turn * 12))] = true
+            covered[min(sectors - 1, Int(turn * Double(sectors)))] = true
         }
         return !covered.contains(false)
     }

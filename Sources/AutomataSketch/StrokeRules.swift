@@ -117,14 +117,13 @@ extension Sketch {
             return .madeFinal(state: target.id, name: target.name)
         }
 
-        // A small circle sitting on a rim: a self-loop drawn round.
-        for state in states {
-            let distance = Geometry.distance(state.center, center)
-            if radius <= tuned.rules.loopAsCircleMaxRadius * state.outerRadius,
-                abs(distance - state.outerRadius) <= tuned.rules.loopOnRimBand * state.radius
-            {
-                return addSelfLoop(on: state, points: points, symbols: symbols, isEpsilon: isEpsilon)
-            }
+        // A small circle sitting on a rim: a self-loop drawn round (`StateFinder.liesOnRim`).
+        let round = SketchCircle(center: center, radius: radius)
+        if let state = states.first(where: {
+            radius <= tuned.rules.loopAsCircleMaxRadius * $0.outerRadius
+                && StateFinder.liesOnRim(of: SketchCircle(center: $0.center, radius: $0.outerRadius), round)
+        }) {
+            return addSelfLoop(on: state, points: points, symbols: symbols, isEpsilon: isEpsilon)
         }
 
         if let scale, radius < tuned.rules.minimumStateRadius * scale {
@@ -157,7 +156,9 @@ extension Sketch {
     private static func doubleCircleRadii(_ strokes: [[SketchPoint]], center: SketchPoint) -> (Double, Double)? {
         let turns = strokes.reduce(0) { $0 + abs(Geometry.windingTurns($1, around: center)) }
         guard turns >= tuned.shapes.doubleCircleTurns else { return nil }
-        let distances = strokes.joined().map { Geometry.distance($0, center) }.sorted()
+        // Halves by path length: the strokes resampled evenly along their path.
+        let step = tuned.shapes.pathStep * Geometry.meanDistance(Array(strokes.joined()), from: center)
+        let distances = strokes.flatMap { Geometry.resampled($0, step: step) }.map { Geometry.distance($0, center) }.sorted()
         let half = distances.count / 2
         guard half > 0 else { return nil }
         let inner = distances[..<half].reduce(0, +) / Double(half)
@@ -168,7 +169,7 @@ extension Sketch {
 
     /// Attaches free transition ends lying near the new state's rim; returns what was connected.
     private mutating func connectFreeEnds(to state: SketchState) -> [String] {
-        let reach = state.outerRadius + tuned.rules.arrowSnap * state.radius
+        let reach = state.outerRadius * (1 + tuned.rules.arrowSnap)  // as `snap`
         var connected: [String] = []
         for index in transitions.indices where transitions[index].kind == .regular {
             var transition = transitions[index]
@@ -194,9 +195,8 @@ extension Sketch {
     private mutating func addArrow(_ strokes: [[SketchPoint]], symbols: [String], isEpsilon: Bool, scale: Double?) -> StrokeOutcome {
         let points = Array(strokes.joined())
         let start = points[0]
-        // The tip is the point farthest from the start, so an arrowhead drawn in the same
-        // stroke (which doubles back from the tip) does not move it. (A barb that reaches a
-        // little past the tip moves it by less than the snap distance.)
+        // The tip is where the shaft ends (`Geometry.arrowTip`), so an arrowhead drawn in the
+        // same stroke (which doubles back from the tip) does not move it.
         // A drawing of several strokes is a shaft and its head (the whole-sketch reader puts
         // the shaft first, ending at its head): the tip is the shaft's end, even where a
         // strongly curved shaft bulges farther from its start.
@@ -211,26 +211,11 @@ extension Sketch {
         var from = snap(start, excluding: nil)
         var to = snap(tip, excluding: nil)
         if let source = from, source.id == to?.id {
-            // Both ends near one state. A stroke that leaves the state and comes back (its last
-            // point near its start) is a self-loop drawn as an arrow; otherwise the deeper end
-            // keeps the state, and the other end goes to the next state in reach (a short
-            // arrow from a big state that stops short of a small one).
-            let last = points[points.count - 1]
-            // (With its head drawn apart, the loop's tip is back on the rim: its shaft bulges
-            // out in its middle, where a short shaft leaving the state is farthest at its end.)
-            let apex: Double
-            if strokes.count > 1 {
-                let distances = strokes[0].map { Geometry.distance($0, source.center) }
-                let farthest = distances.indices.max { distances[$0] < distances[$1] }!
-                let middle = Geometry.portion(strokes[0], 0.2...0.8)
-                apex = middle.contains(farthest) ? distances[farthest] : 0
-            } else {
-                apex = Geometry.distance(tip, source.center)
-            }
-            if Geometry.distance(last, source.center) <= source.outerRadius + tuned.rules.arrowSnap * source.radius,
-                apex > source.outerRadius,
-                strokes.count > 1 || Geometry.distance(last, start) < tuned.shapes.openEnds * length
-            {
+            // Both ends near one state. A stroke that leaves the state and comes back is a
+            // self-loop drawn as an arrow (`loopState`, its head drawn apart counting as its
+            // return); otherwise the deeper end keeps the state, and the other end goes to the
+            // next state in reach (a short arrow from a big state that stops short of a small one).
+            if loopState(DrawingMeasures(strokes[0]), heads: Array(strokes.dropFirst().joined()))?.id == source.id {
                 return addSelfLoop(on: source, points: points, symbols: symbols, isEpsilon: isEpsilon)
             }
             if Geometry.distance(start, source.center) <= Geometry.distance(tip, source.center) {
@@ -251,14 +236,15 @@ extension Sketch {
 
     /// The state an arrow end at `point` attaches to: one containing the point (the one whose
     /// centre is relatively nearest), else the one whose rim is relatively nearest within
-    /// `arrowSnap` R.
+    /// `arrowSnap` of its radius (a final state's outer circle: rim and radius as drawn).
     func snap(_ point: SketchPoint, excluding excluded: Int?) -> SketchState? {
         var best: (state: SketchState, score: Double)?
         for state in states where state.id != excluded {
             let distance = Geometry.distance(point, state.center)
             let rim = state.outerRadius
-            // Inside: scores in [0, 1) by depth; outside: 1 + gap in radii, up to 1 + arrowSnap.
-            let score = distance <= rim ? distance / rim : 1 + (distance - rim) / state.radius
+            // Inside: scores in [0, 1) by depth; outside: 1 + gap in radii of the rim (a final
+            // state's outer circle), up to 1 + arrowSnap.
+            let score = distance <= rim ? distance / rim : 1 + (distance - rim) / rim
             guard score <= 1 + tuned.rules.arrowSnap else { continue }
             if best == nil || score < best!.score { best = (state, score) }
         }

@@ -103,11 +103,11 @@ public enum SymbolGrouping {
                     || Geometry.distance(headMeasures.start, headMeasures.last) >= parameters.connectors.headMinimumOpening * headMeasures.pathLength)
                 guard extent <= parameters.connectors.lyingHeadMaxExtent * scale,
                     !(isBigClosed && (isRound[head] || headMeasures.isLooselyRound)),
-                    !states.joinsTwoStates(headMeasures, piece: head), !states.isLoopOnAState(headMeasures)
+                    !states.sketch.endsAtTwoStates(headMeasures), states.sketch.loopState(headMeasures) == nil
                 else { continue }
                 // A simple open stroke as long as a short arrow is one, unless it lies at a
                 // shaft's end as a head does (see `liesAsHead`).
-                let couldBeAnArrow = headMeasures.isSimpleOpenStroke && headMeasures.chord >= parameters.connectors.ownArrowMinimumChord * scale
+                let couldBeAnArrow = headMeasures.isSimpleOpenStroke && headMeasures.chord >= parameters.connectors.shortArrow * scale
                 // A round piece on a state's rim is a self-loop, whose head can be a stroke of its own.
                 for shaft in pieces.indices where shaft != head && (!isRound[shaft] || isLoopRound[shaft])
                     && !isShakyState[shaft] && pieces[shaft].count == 1
@@ -119,7 +119,7 @@ public enum SymbolGrouping {
                     // A shaft is long enough for its head, and more than a closed head's size
                     // across.
                     let carriesHead = extent <= parameters.connectors.headMaxShaftFraction * shaftMeasures.pathLength
-                        && shaftMeasures.pathLength >= parameters.connectors.shortShaftMinimum * scale
+                        && shaftMeasures.pathLength >= parameters.connectors.shortArrow * scale
                         && shaftExtent > parameters.connectors.closedHeadMaxExtent * scale && !isBigClosed
                     // Drawn right after it, a short straight shaft may carry a head up to about its
                     // own size, a big closed head too (an arrow drawn small, with a big head): the
@@ -184,7 +184,7 @@ public enum SymbolGrouping {
             let isLone = pieces.indices.map { piece in
                 !isRound[piece] && !isLooselyRound[piece] && headOf[piece] == nil && tipEnd[piece] == nil && isAloneInItsGroup(piece)
             }
-            for piece in pieces.indices where isLone[piece] && !states.joinsTwoStates(measures[pieces[piece][0]], piece: piece) {
+            for piece in pieces.indices where isLone[piece] && !states.sketch.endsAtTwoStates(measures[pieces[piece][0]]) {
                 let stroke = measures[pieces[piece][0]]
                 let shafts = pieces.indices.compactMap { shaft -> (shaft: Int, gap: Double)? in
                     // The shaft is an open stroke, and not one of a state's circles.
@@ -233,7 +233,7 @@ public enum SymbolGrouping {
         let spans = strokes.map { shaftSpan(measures[$0]) }
         let shaft = strokes[spans.indices.max { spans[$0] < spans[$1] }!]
         // Strokes continuing the shaft beyond an end lengthen it; the others are its head.
-        let shaftScale = scale ?? 0.25 * measures[shaft].pathLength
+        let shaftScale = scale ?? tuned.connectors.scaleWithoutStates * measures[shaft].pathLength
         var extensions: [(stroke: Int, atStart: Bool)] = []
         for stroke in strokes where stroke != shaft {
             if let end = extensionEnd(of: measures[stroke], shaft: measures[shaft], scale: shaftScale) {
@@ -265,9 +265,9 @@ public enum SymbolGrouping {
         of stroke: DrawingMeasures, shaft: DrawingMeasures, scale: Double
     ) -> (atStart: Bool, gap: Double)? {
         let points = stroke.points, shaftPoints = shaft.points
-        guard points.count > 1, shaftPoints.count > 4, scale > 0,
+        guard points.count > 1, shaftPoints.count > 1, scale > 0,
             // Nearly straight, though it may come back a little along itself at its far end.
-            Geometry.distance(stroke.start, stroke.farthest) >= 0.6 * stroke.pathLength,
+            Geometry.distance(stroke.start, stroke.tip) >= tuned.connectors.extensionStraightness * stroke.pathLength,
             // Shorter than the shaft: a second arrow drawn alongside is as long as the first.
             stroke.pathLength <= tuned.connectors.extensionMaxShaftFraction * shaft.pathLength
         else { return nil }
@@ -347,7 +347,7 @@ public enum SymbolGrouping {
     static func shaftSpan(_ stroke: DrawingMeasures) -> Double {
         let extent = stroke.extent
         let chord = Geometry.distance(stroke.start, stroke.last)
-        guard stroke.pathLength > 0, chord >= 0.5 * extent else { return extent }
+        guard stroke.pathLength > 0, chord >= tuned.connectors.loopEndsGap * extent else { return extent }
         return extent * chord / stroke.pathLength
     }
 
@@ -364,7 +364,7 @@ extension DrawingMeasures {
 
     /// True for one stroke going round its centre about twice (a final state in one go).
     var isDoubleRound: Bool {
-        abs(winding) >= tuned.shapes.doubleCircleTurns && radialSpread <= 2 * tuned.shapes.roundSpread
+        abs(winding) >= tuned.shapes.doubleCircleTurns && radialSpread <= tuned.shapes.doubleRoundSpread
     }
 }
 

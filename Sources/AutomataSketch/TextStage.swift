@@ -176,7 +176,7 @@ enum TextFinder {
                 stroke.chord >= 0.8 * LabelBox(stroke.points).size
                     && stroke.chord >= parameters.pointingStraightness * stroke.shaftLength
                     && found.circles.contains { circle in
-                        let tip = stroke.farthest
+                        let tip = stroke.tip
                         let gap = Geometry.distance(tip, circle.center) - circle.radius
                         let heading = tip - stroke.start, toCentre = circle.center - tip
                         let cosine = (heading * toCentre).sum() / max(Geometry.distance(tip, stroke.start) * Geometry.distance(circle.center, tip), 1e-9)

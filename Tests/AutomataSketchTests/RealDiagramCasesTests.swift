@@ -286,7 +286,7 @@ struct RejectsGroupsClassifier: StrokeClassifying {
         #expect(!measures.isClosedRound && measures.isLooselyRound, "the case needs a shaky circle")
         let end = try #require(circle.sketchPoints.last)
         let start = end + SketchPoint(-6, 8), tip = a + SketchPoint(34, 4)
-        #expect(Geometry.distance(start, tip) < tuned.connectors.ownArrowMinimumChord * radius, "the case needs a short transition")
+        #expect(Geometry.distance(start, tip) < tuned.connectors.shortArrow * radius, "the case needs a short transition")
         let found = groups([Hand.circle(a, radius), circle, Hand.stroke([start, tip]), Hand.circle(b + SketchPoint(0, 200), radius)])
         #expect(group(of: 1, in: found)?.strokes == [1], "\(found.map(\.strokes))")
         #expect(group(of: 2, in: found)?.strokes == [2])
