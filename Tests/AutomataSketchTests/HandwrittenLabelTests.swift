@@ -225,19 +225,14 @@ import TestSupport
     /// almost every stroke decided text or shape right, and most labels grouped, attached and
     /// read right (`scripts/fa-benchmark.sh` measures the same stroke by stroke, with verdicts).
     @Test func wholeInkOfRealDiagrams() throws {
-        guard let folder = SharedDataset.folder("fa-diagrams"),
-            FileManager.default.fileExists(atPath: folder.appendingPathComponent("ink").path)
-        else {
-            print(SharedDataset.absence("fa-diagrams/ink"))
-            return
-        }
+        guard let inks = try SharedDataset.faDiagramsInk() else { return }
         let classifier = try ShapeClassifier.bundledDefault()
         var right = 0, total = 0, labels = 0, grouped = 0, attached = 0, transitionLabels = 0, symbolsRead = 0, names = 0, namesRead = 0
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("ink").path).sorted()
         var halves: [String: [Int]] = [:], before = Array(repeating: 0, count: 8)
         var verdicts: [String: [Int]] = [:]  // half -> diagrams right: ink, ink typed, sketches, per stroke; diagrams
-        for file in files where file.hasSuffix(".ndjson") {
-            let lines = try SketchFile.read(contentsOf: folder.appendingPathComponent("ink/" + file))
+        for url in inks {
+            let file = url.lastPathComponent, folder = url.deletingLastPathComponent().deletingLastPathComponent()
+            let lines = try SketchFile.read(contentsOf: url)
             let truthURL = folder.appendingPathComponent("ink_truth/" + file.replacingOccurrences(of: ".ndjson", with: ".json"))
             let truth = try JSONSerialization.jsonObject(with: Data(contentsOf: truthURL)) as! [String: Any]
             let strokes = truth["strokes"] as! [[String: Any]]

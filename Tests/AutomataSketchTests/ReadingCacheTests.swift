@@ -26,18 +26,12 @@ import TestSupport
     /// into the editor: after every third stroke and the last its reading equals the plain reading of its ink, and
     /// so do its readings after undo and after erasing the first state drawn.
     @Test func editorReadingsOfRealInkEqualThePlainReader() throws {
-        guard let folder = SharedDataset.folder("fa-diagrams"),
-            FileManager.default.fileExists(atPath: folder.appendingPathComponent("ink").path)
-        else {
-            print(SharedDataset.absence("fa-diagrams/ink"))
-            return
-        }
+        guard let inks = try SharedDataset.faDiagramsInk() else { return }
         let classifier = try ShapeClassifier.bundledDefault()
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("ink").path)
-            .filter { $0.hasSuffix(".ndjson") }.sorted()
         var readings = 0
-        for file in files {
-            let lines = try SketchFile.read(contentsOf: folder.appendingPathComponent("ink/" + file))
+        for url in inks {
+            let file = url.lastPathComponent
+            let lines = try SketchFile.read(contentsOf: url)
             var editor = SketchEditor(classifier: classifier)
             var plainCache = ClassificationCache()
             for (index, line) in lines.enumerated() {

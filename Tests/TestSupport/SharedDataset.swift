@@ -21,4 +21,17 @@ public enum SharedDataset {
     public static func absence(_ name: String) -> String {
         "skipped: ../shared/datasets/\(name) is absent (evaluation data, not in the repository)"
     }
+
+    /// The whole-ink diagrams of `fa-diagrams` (`ink/*.ndjson`, sorted by name), or nil, after
+    /// printing why the test skips, when that folder is absent.
+    public static func faDiagramsInk() throws -> [URL]? {
+        guard let folder = folder("fa-diagrams")?.appendingPathComponent("ink"),
+            FileManager.default.fileExists(atPath: folder.path)
+        else {
+            print(absence("fa-diagrams/ink"))
+            return nil
+        }
+        return try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            .filter { $0.hasSuffix(".ndjson") }.sorted().map { folder.appendingPathComponent($0) }
+    }
 }
