@@ -12,11 +12,10 @@ enum CharacterReading {
     /// The bundled character model (UNIPEN), loaded once; nil when it cannot be loaded.
     static let model: ShapeClassifier? = try? ShapeClassifier.bundledLabels()
 
-    /// The one call of the character model: a character's strokes, and the box of the label
-    /// line it sits in (its size and place against that box tell `.` from `,` from `1`, and
-    /// `o` from `O` from `0`, for a model that reads them; today's model reads the strokes
-    /// alone, aspect-fit). Throws when no model is available.
-    static func readCharacter(_ strokes: [Stroke], lineBox: LabelBox) throws -> Classification {
+    /// The one call of the character model: a character's strokes, read alone, aspect-fit
+    /// (framed by its label's line, or by the diagram's usual label height, the state names of
+    /// the tuning half of `fa-diagrams` read worse). Throws when no model is available.
+    static func readCharacter(_ strokes: [Stroke]) throws -> Classification {
         guard let model else { throw CharacterReadingError.noModel }
         return try model.classify(strokes)
     }
@@ -91,7 +90,7 @@ enum CharacterReading {
         let parts = segment(strokes, ink: ink, keepingLowStrokesApart: !isName)
         let boxes = parts.map { part in LabelBox(part.flatMap { ink[$0].stroke.sketchPoints }) }
         var characters = parts.indices.map { index in
-            Character(strokes: parts[index], box: boxes[index], classification: cache.character(parts[index].map { ink[$0].stroke }, lineBox: line), separator: nil)
+            Character(strokes: parts[index], box: boxes[index], classification: cache.character(parts[index].map { ink[$0].stroke }), separator: nil)
         }
         let braced = isName && characters.contains { isBrace($0) }
         guard !isName || braced else { return characters }
@@ -267,17 +266,12 @@ enum CharacterReadingError: Error, CustomStringConvertible {
 
 extension ClassificationCache {
     /// The character model's answer for one character (`CharacterReading.readCharacter`),
-    /// classified once per strokes and line box; nil when no model is available.
-    mutating func character(_ strokes: [Stroke], lineBox: LabelBox) -> Classification? {
-        let key = CharacterKey(strokes: strokes, lineBox: lineBox)
-        if let known = characters[key] { return known }
-        let result = try? CharacterReading.readCharacter(strokes, lineBox: lineBox)
-        characters.updateValue(result, forKey: key)
+    /// classified once per strokes (a label gaining a stroke does not read its other
+    /// characters again); nil when no model is available.
+    mutating func character(_ strokes: [Stroke]) -> Classification? {
+        if let known = characters[strokes] { return known }
+        let result = try? CharacterReading.readCharacter(strokes)
+        characters.updateValue(result, forKey: strokes)
         return result
     }
-}
-
-struct CharacterKey: Hashable, Sendable {
-    var strokes: [Stroke]
-    var lineBox: LabelBox
 }

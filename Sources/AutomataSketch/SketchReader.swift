@@ -84,7 +84,7 @@ public struct ClassificationCache: Sendable {
     /// positions, and a stroke must never get the classification of another.
     private var entries: [[Stroke]: Classification] = [:]
     /// The character model's answers (`CharacterReading`), nil where it failed.
-    var characters: [CharacterKey: Classification?] = [:]
+    var characters: [[Stroke]: Classification?] = [:]
     /// The drawings' measures of the last reading (shared by copies of the cache).
     let measures = MeasuresCache()
 
