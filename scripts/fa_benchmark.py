@@ -261,6 +261,15 @@ def half_of(name):
 HALVES = ("tuning", "check")
 
 
+def recognize_orders(args, scratch, stem, orders, words):
+    """Each order (the lines of a sketch file) written to `scratch` and recognized: the reports."""
+    for number, order in enumerate(orders):
+        path = os.path.join(scratch, f"{stem}-{number}.ndjson")
+        with open(path, "w") as handle:
+            handle.writelines(order)
+        yield run_recognize(args.binary, path, words, args.model)
+
+
 def shuffled_orders(lines, count, seed):
     generator = random.Random(seed)
     for _ in range(count):
@@ -394,11 +403,8 @@ def main():
                 writer_verdicts = [s["accepted"] for s in writer_report["simulations"]]
                 lines = [line for line in open(source) if line.strip()]
                 same = same_verdicts = 0
-                for number, order in enumerate(shuffled_orders(lines, args.orders, args.seed * 1000 + index)):
-                    path = os.path.join(scratch, f"{name}-{number}.ndjson")
-                    with open(path, "w") as handle:
-                        handle.writelines(order)
-                    report = run_recognize(args.binary, path, words, args.model)
+                orders = shuffled_orders(lines, args.orders, args.seed * 1000 + index)
+                for report in recognize_orders(args, scratch, name, orders, words):
                     same += canonical(report, truth) == writer
                     same_verdicts += [s["accepted"] for s in report["simulations"]] == writer_verdicts
                 same_total += same
@@ -428,11 +434,10 @@ def main():
                 writer = canonical(run_recognize(args.binary, os.path.join(args.data, "ink", name + ".ndjson"), [], args.model), truth)
                 units = ink_units(ink_truth)
                 same = 0
-                for number, order in enumerate(shuffled_orders(units, args.orders, args.seed * 1000 + index)):
-                    path = os.path.join(scratch, f"{name}-ink-{number}.ndjson")
-                    with open(path, "w") as handle:
-                        handle.writelines(lines[line] for unit in order for line in unit)
-                    same += canonical(run_recognize(args.binary, path, [], args.model), truth) == writer
+                orders = ([lines[line] for unit in order for line in unit]
+                          for order in shuffled_orders(units, args.orders, args.seed * 1000 + index))
+                for report in recognize_orders(args, scratch, name + "-ink", orders, []):
+                    same += canonical(report, truth) == writer
                 same_total += same
                 count_total += args.orders
                 ink_halves[half_of(name)]["same_automaton"] += same
