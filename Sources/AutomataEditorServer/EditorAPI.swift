@@ -29,26 +29,6 @@ struct WordRequest: Decodable {
     var word: String
 }
 
-/// What a drawing became, in words the page shows next to the ink.
-struct StrokeVerdict: Encodable, Sendable {
-    /// The classifier's label (its best shape when it rejected the drawing) and probability.
-    var label: String
-    var confidence: Float
-    var classifierRejected: Bool
-    /// The shape the rules read, and the context rule that chose it (nil when it is the label).
-    var shape: String?
-    var rule: String?
-    /// True when the drawing changed nothing; `outcome` says why.
-    var rejected: Bool
-    var outcome: String
-    /// True when the drawing is handwriting (a stroke of a label); `outcome` says what it labels.
-    var text = false
-    /// The transition or self-loop created, so the page can ask for its symbols at once.
-    var transition: Int?
-    /// The state created or made final.
-    var state: Int?
-}
-
 /// The answer to every request that may change the sketch.
 struct EditResponse: Encodable {
     var session: String
@@ -56,7 +36,8 @@ struct EditResponse: Encodable {
     var version: Int
     /// What the request did, for the page's status line (a drawing's verdict, an erase, an undo).
     var message: String
-    var verdict: StrokeVerdict?
+    /// What a drawing became (docs/reading-json.md).
+    var verdict: DrawingOutcome?
     var automaton: AutomatonView
     /// The strokes of an opened ink file (InkML), `[[x, y], ...]` each, for the page to show.
     var ink: [[[Double]]]? = nil

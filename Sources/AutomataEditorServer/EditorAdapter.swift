@@ -20,27 +20,8 @@ struct EditorAdapter: Sendable {
     var canRedo: Bool { editor.canRedo }
 
     /// Classifies a drawing (one stroke, or several drawn as one symbol) and applies it.
-    mutating func draw(_ strokes: [Stroke]) throws -> StrokeVerdict {
-        let result = try editor.add(strokes)
-        var verdict = StrokeVerdict(
-            label: result.classification.label, confidence: result.classification.confidence,
-            classifierRejected: result.classification.isRejected, shape: result.reading?.shape.rawValue,
-            rule: result.reading?.rule?.description, rejected: result.outcome.isRejected,
-            outcome: result.outcome.description)
-        if result.kind == .text, case let .rejected(reason) = result.outcome {
-            // Handwriting: not a shape, but not refused either; the reason says what it labels.
-            verdict.rejected = false
-            verdict.outcome = reason
-            verdict.text = true
-        }
-        switch result.outcome {
-        // Every new transition but the initial arrow takes symbols, even with an end still free.
-        case let .transitionAdded(id, from, to) where !(from == nil && to != nil): verdict.transition = id
-        case let .selfLoopAdded(id, _): verdict.transition = id
-        case let .stateAdded(id, _, _, _), let .madeFinal(id, _): verdict.state = id
-        default: break
-        }
-        return verdict
+    mutating func draw(_ strokes: [Stroke]) throws -> DrawingOutcome {
+        try editor.add(strokes)
     }
 
     /// Erases what the eraser stroke crosses; returns what it did.

@@ -388,7 +388,7 @@ public struct EditorServer: Sendable {
 
     /// The whole automaton with the session's version (also its `ETag`).
     static func answer(
-        _ snapshot: SessionSnapshot, message: String, verdict: StrokeVerdict? = nil, ink: [Stroke]? = nil
+        _ snapshot: SessionSnapshot, message: String, verdict: DrawingOutcome? = nil, ink: [Stroke]? = nil
     ) throws -> Response {
         var response = try json(EditResponse(
             session: snapshot.id, version: snapshot.version, message: message, verdict: verdict, automaton: snapshot.view,

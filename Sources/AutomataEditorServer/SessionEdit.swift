@@ -46,11 +46,11 @@ enum SessionEdit: Codable, Sendable, Equatable {
 
     /// What the edit did, in words, and the verdict of a drawing. Throws the editor's errors
     /// (an unknown state, a bad name) and the classifier's; a failed edit changes nothing.
-    func apply(to adapter: inout EditorAdapter) throws -> (message: String, verdict: StrokeVerdict?) {
+    func apply(to adapter: inout EditorAdapter) throws -> (message: String, verdict: DrawingOutcome?) {
         switch self {
         case let .draw(strokes):
             let verdict = try adapter.draw(strokes.map(Self.stroke))
-            return (verdict.outcome, verdict)
+            return (verdict.description, verdict)
         case let .erase(strokes):
             return (strokes.map { adapter.erase(Self.stroke($0)) }.joined(separator: "; "), nil)
         case .undo:

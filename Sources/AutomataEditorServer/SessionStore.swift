@@ -37,7 +37,7 @@ struct EditTiming: Sendable {
 /// after it, and where its time went.
 struct EditResult: Sendable {
     var message: String
-    var verdict: StrokeVerdict?
+    var verdict: DrawingOutcome?
     var snapshot: SessionSnapshot
     var timing: EditTiming
 }

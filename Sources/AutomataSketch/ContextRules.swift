@@ -68,16 +68,16 @@ extension Sketch {
     /// `rejection` says why, for the student).
     func read(
         _ strokes: [[SketchPoint]], classification: Classification
-    ) -> (reading: StrokeReading?, rejection: String) {
+    ) -> (reading: StrokeReading?, rejection: DrawingOutcome.Rejection?) {
         let classified = classification.isRejected ? nil : StrokeShape(classifierLabel: classification.label)
         if !classification.isRejected && classified == nil {
-            return (nil, "the classifier answered \"\(classification.label)\", which is not a sketch shape (arrow, circle, cycle); use a model trained on those classes")
+            return (nil, .notASketchShape(label: classification.label))
         }
-        func reading(_ shape: StrokeShape, _ rule: ContextRule) -> (StrokeReading?, String) {
-            (StrokeReading(shape: shape, rule: shape == classified ? nil : rule), "")
+        func reading(_ shape: StrokeShape, _ rule: ContextRule) -> (StrokeReading?, DrawingOutcome.Rejection?) {
+            (StrokeReading(shape: shape, rule: shape == classified ? nil : rule), nil)
         }
         let strokes = strokes.filter { !$0.isEmpty }
-        guard !strokes.isEmpty else { return (nil, "the stroke has no points; draw it again") }
+        guard !strokes.isEmpty else { return (nil, .noPoints) }
         let drawing = DrawingMeasures(Array(strokes.joined()))
 
         if strokes.count > 1, isDoubleCircle(strokes) { return reading(.circle, .concentricCircles) }
@@ -85,9 +85,9 @@ extension Sketch {
         // of ink among them counts too), is no self-loop, though its first arc may leave and
         // come back to a state's rim.
         if classified == .circle, strokes.count > 1, StateFinder.formsOneCircle(strokes, eachDrawingAtLeast: 0) {
-            return (StrokeReading(shape: .circle, rule: nil), "")
+            return (StrokeReading(shape: .circle, rule: nil), nil)
         }
-        if classified == .arrow || classified == .line { return (StrokeReading(shape: classified!, rule: nil), "") }
+        if classified == .arrow || classified == .line { return (StrokeReading(shape: classified!, rule: nil), nil) }
         if joinsTwoStates(drawing) { return reading(.arrow, .strokeBetweenStates) }
         if classified != nil, leavesAStateForGood(drawing) { return reading(.arrow, .strokeLeavingState) }
         if classified != .cycle,
@@ -100,7 +100,7 @@ extension Sketch {
         {
             return reading(.circle, .roundStroke)
         }
-        if let classified { return (StrokeReading(shape: classified, rule: nil), "") }
+        if let classified { return (StrokeReading(shape: classified, rule: nil), nil) }
         if classification.label == "arrow", drawing.isSimpleOpenStroke,
             snap(drawing.start, excluding: nil) == nil, snap(drawing.tip, excluding: nil) != nil
         {
@@ -114,9 +114,7 @@ extension Sketch {
         }
         let percent = Int((classification.confidence * 100).rounded())
         let closest = classification.label == "cycle" ? "self-loop" : classification.label
-        // Below 5% the "closest" shape is noise, and naming it would only mislead.
-        let guess = percent >= 5 ? " (closest: \(closest), \(percent)%)" : ""
-        return (nil, "the stroke does not look like an arrow, a circle or a self-loop\(guess); draw it again as one clear shape: a circle for a state, a line from one state to another with its head at the end, or a loop that leaves a state's rim and comes back to it")
+        return (nil, .noShape(closest: closest, percent: percent))
     }
 
     /// True when every stroke is closed and round and all share about one centre.

@@ -2,44 +2,6 @@ import Foundation
 
 /// What `strokekit recognize` and `strokekit simulate` print: as JSON (`--json`) or as text.
 public struct RecognitionReport: Codable, Hashable, Sendable {
-    public struct StrokeEntry: Codable, Hashable, Sendable {
-        public var index: Int
-        public var line: Int
-        /// The classifier's label (its best shape when it rejected the drawing) and probability.
-        public var label: String
-        public var confidence: Float
-        /// True when the classifier rejected the drawing as no shape.
-        public var rejected: Bool
-        /// The shape the rules read the drawing as (nil when the drawing was rejected)…
-        public var shape: String?
-        /// …and why, when that is not the classifier's accepted label (see `ContextRule`).
-        public var rule: String?
-        public var outcome: String
-        /// What the line's symbol is in the finished reading (`SymbolKind`), the symbol's
-        /// number (lines with one number are one symbol), and whether the line is its head.
-        public var symbol: String
-        public var symbolIndex: Int
-        public var head: Bool
-        /// `text` for a stroke of a handwritten label, `shape` for any other.
-        public var kind: String
-
-        public func encode(to encoder: Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(index, forKey: .index)
-            try container.encode(line, forKey: .line)
-            try container.encode(label, forKey: .label)
-            try container.encode(confidence, forKey: .confidence)
-            try container.encode(rejected, forKey: .rejected)
-            try container.encode(shape, forKey: .shape)  // null when rejected
-            try container.encode(rule, forKey: .rule)
-            try container.encode(outcome, forKey: .outcome)
-            try container.encode(symbol, forKey: .symbol)
-            try container.encode(symbolIndex, forKey: .symbolIndex)
-            try container.encode(head, forKey: .head)
-            try container.encode(kind, forKey: .kind)
-        }
-    }
-
     /// A handwritten label (see `HandwrittenLabel`).
     public struct LabelEntry: Codable, Hashable, Sendable {
         public struct Alternative: Codable, Hashable, Sendable {
@@ -61,14 +23,6 @@ public struct RecognitionReport: Codable, Hashable, Sendable {
         public var ownerStrokes: [Int]
         /// Where it lies: [minX, minY, maxX, maxY] in sketch coordinates.
         public var box: [Double]
-    }
-
-    /// An earlier line whose reading a later line changed (see `ReadingRevision`).
-    public struct RevisionEntry: Codable, Hashable, Sendable {
-        public var line: Int
-        public var changedBy: Int
-        public var before: String
-        public var after: String
     }
 
     public struct StateEntry: Codable, Hashable, Sendable {
@@ -110,14 +64,15 @@ public struct RecognitionReport: Codable, Hashable, Sendable {
         }
     }
 
-    public var strokes: [StrokeEntry]
+    /// What each line of the sketch became (`RecognizedStroke`, with its `DrawingOutcome`).
+    public var strokes: [RecognizedStroke]
     /// The handwritten labels read from the ink.
     public var labels: [LabelEntry]
     public var states: [StateEntry]
     public var transitions: [TransitionEntry]
     public var simulations: [SimulationEntry]
     /// Decisions on earlier lines that later lines changed, for an editor to redraw.
-    public var revisions: [RevisionEntry]
+    public var revisions: [ReadingRevision]
     /// Problems in the sketch and labels that did not apply.
     public var warnings: [String]
     /// The transition table as text.
@@ -129,14 +84,7 @@ public struct RecognitionReport: Codable, Hashable, Sendable {
         words: [String]
     ) {
         let automaton = sketch.automaton()
-        self.strokes = strokes.map {
-            StrokeEntry(
-                index: $0.index, line: $0.lineNumber, label: $0.classification.label,
-                confidence: $0.classification.confidence, rejected: $0.classification.isRejected,
-                shape: $0.reading?.shape.rawValue, rule: $0.reading?.rule?.rawValue,
-                outcome: $0.outcome.description, symbol: $0.symbol.rawValue, symbolIndex: $0.symbolIndex,
-                head: $0.isHead, kind: $0.symbol == .text ? "text" : "shape")
-        }
+        self.strokes = strokes
         self.labels = labels.map { recognized in
             let label = recognized.label
             return LabelEntry(
@@ -146,9 +94,7 @@ public struct RecognitionReport: Codable, Hashable, Sendable {
                 belongsTo: label.owner.kind, of: recognized.ownerDescription, ownerStrokes: recognized.ownerStrokes,
                 box: [label.box.minX, label.box.minY, label.box.maxX, label.box.maxY])
         }
-        self.revisions = revisions.map {
-            RevisionEntry(line: $0.line, changedBy: $0.changedBy, before: $0.before, after: $0.after)
-        }
+        self.revisions = revisions
         states = sketch.states.map { StateEntry(
                 name: $0.name, initial: sketch.isInitial($0.id), final: $0.isFinal,
                 center: [$0.center.x, $0.center.y], radius: $0.radius) }
@@ -167,7 +113,7 @@ public struct RecognitionReport: Codable, Hashable, Sendable {
 
     /// The report as one JSON object (keys sorted; every key always present, `null` for a
     /// free transition end, the reason of an accepted word, the shape of a rejected stroke and
-    /// the rule of a stroke read as classified).
+    /// the rule of a stroke read as classified; docs/reading-json.md).
     public func json() throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -180,13 +126,14 @@ public struct RecognitionReport: Codable, Hashable, Sendable {
         if !strokes.isEmpty {
             lines.append("Strokes:")
             for stroke in strokes {
-                let percent = Int((stroke.confidence * 100).rounded())
-                var seen = "\(stroke.label) \(percent)%\(stroke.rejected ? " (rejected)" : "")"
-                if let shape = stroke.shape, let rule = stroke.rule.flatMap(ContextRule.init(rawValue:)) {
-                    seen += ", read as \(shape): \(rule)"
+                let outcome = stroke.outcome
+                let percent = Int((outcome.classification.confidence * 100).rounded())
+                var seen = "\(outcome.classification.label) \(percent)%\(outcome.classification.isRejected ? " (rejected)" : "")"
+                if let reading = outcome.reading, let rule = reading.rule {
+                    seen += ", read as \(reading.shape.rawValue): \(rule)"
                 }
-                let part = stroke.head ? "head of symbol \(stroke.symbolIndex)" : "symbol \(stroke.symbolIndex)"
-                lines.append("  #\(stroke.index) (line \(stroke.line), \(part): \(stroke.symbol)) \(seen): \(stroke.outcome)")
+                let part = stroke.isHead ? "head of symbol \(stroke.symbolIndex)" : "symbol \(stroke.symbolIndex)"
+                lines.append("  #\(stroke.index) (line \(stroke.lineNumber), \(part): \(outcome.kind.rawValue)) \(seen): \(outcome)")
             }
             lines.append("")
         }
@@ -203,9 +150,7 @@ public struct RecognitionReport: Codable, Hashable, Sendable {
         }
         if !revisions.isEmpty {
             lines.append("Changed by later strokes:")
-            for revision in revisions {
-                lines.append("  line \(revision.line), when line \(revision.changedBy) arrived: was \(revision.before); now \(revision.after)")
-            }
+            lines.append(contentsOf: revisions.map { "  \($0)" })
             lines.append("")
         }
         lines.append("Transition table (→ initial, ← final):")

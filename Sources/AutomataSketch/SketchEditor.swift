@@ -26,17 +26,6 @@ public enum SketchEditError: Error, Hashable, Sendable, CustomStringConvertible 
     }
 }
 
-/// A stroke's classification and what it did to the sketch.
-public struct ClassifiedOutcome: Hashable, Sendable {
-    public var classification: Classification
-    /// The shape the rules read the drawing as, and the context rule that chose it when it is
-    /// not the classifier's accepted label; nil when the drawing was rejected.
-    public var reading: StrokeReading?
-    public var outcome: StrokeOutcome
-    /// What the symbol the drawing joined is (`.text` for a stroke of a handwritten label).
-    public var kind: SymbolKind = .rejected
-}
-
 /// The editor's headless core: the sketch's ink, the automaton read from it, the classifier
 /// that reads strokes, editing, and undo/redo of every change.
 ///
@@ -92,7 +81,7 @@ public struct SketchEditor: Sendable {
     /// the classifier fails.
     public mutating func add(
         _ strokes: [Stroke], name: String? = nil, symbols: [String] = [], isEpsilon: Bool = false
-    ) throws -> ClassifiedOutcome {
+    ) throws -> DrawingOutcome {
         guard classifier != nil else { throw SketchEditError.noClassifier }
         return try addInk(strokes, name: name, symbols: symbols, isEpsilon: isEpsilon, shape: nil)
     }
@@ -100,7 +89,7 @@ public struct SketchEditor: Sendable {
     /// Classifies one stroke and applies the rule for its shape.
     public mutating func add(
         _ stroke: Stroke, name: String? = nil, symbols: [String] = [], isEpsilon: Bool = false
-    ) throws -> ClassifiedOutcome {
+    ) throws -> DrawingOutcome {
         try add([stroke], name: name, symbols: symbols, isEpsilon: isEpsilon)
     }
 
@@ -108,17 +97,16 @@ public struct SketchEditor: Sendable {
     public mutating func add(
         _ strokes: [Stroke], as shape: StrokeShape,
         name: String? = nil, symbols: [String] = [], isEpsilon: Bool = false
-    ) -> StrokeOutcome {
+    ) -> DrawingOutcome {
         // A drawing with its shape given needs no classifier, so reading cannot throw.
-        (try? addInk(strokes, name: name, symbols: symbols, isEpsilon: isEpsilon, shape: shape))?.outcome
-            ?? .rejected(reason: "the drawing could not be read")
+        (try? addInk(strokes, name: name, symbols: symbols, isEpsilon: isEpsilon, shape: shape)) ?? .unclassified(.unreadable)
     }
 
     /// Applies the rule for `shape` to one pre-classified stroke.
     public mutating func add(
         _ stroke: Stroke, as shape: StrokeShape,
         name: String? = nil, symbols: [String] = [], isEpsilon: Bool = false
-    ) -> StrokeOutcome {
+    ) -> DrawingOutcome {
         add([stroke], as: shape, name: name, symbols: symbols, isEpsilon: isEpsilon)
     }
 
@@ -126,7 +114,7 @@ public struct SketchEditor: Sendable {
     @discardableResult
     mutating func addInk(
         _ strokes: [Stroke], name: String?, symbols: [String], isEpsilon: Bool, shape: StrokeShape? = nil
-    ) throws -> ClassifiedOutcome {
+    ) throws -> DrawingOutcome {
         var changed = content
         let first = changed.ink.count
         for (index, stroke) in strokes.enumerated() {
@@ -138,26 +126,21 @@ public struct SketchEditor: Sendable {
         }
         changed.nextDrawing += 1
         try reread(&changed)
-        guard first < changed.ink.count else {
-            return ClassifiedOutcome(
-                classification: Classification(label: "none", confidence: 0, probabilities: [:], isRejected: true),
-                reading: nil, outcome: .rejected(reason: "the drawing has no strokes; draw it again"))
-        }
-        let kind = changed.reading.symbols[changed.reading.symbolOfStroke[first]].kind
-        var symbol = changed.reading.symbols[changed.reading.symbolOfStroke[first]]
-        if case let .stateAdded(id, name, true, _) = symbol.outcome, sketch.state(id)?.isFinal == false {
+        guard first < changed.ink.count else { return .unclassified(.noStrokes) }
+        var outcome = changed.reading.symbols[changed.reading.symbolOfStroke[first]].outcome
+        if case let .state(id, name, true, _) = outcome.became, sketch.state(id)?.isFinal == false {
             // A second circle round a state drawn earlier.
-            symbol.outcome = .madeFinal(state: id, name: name)
-        } else if case let .stateAdded(id, name, isFinal, _) = symbol.outcome {
+            outcome.became = .finalCircle(state: id, name: name)
+        } else if case let .state(id, name, final, _) = outcome.became {
             // Arrows drawn before this state that now end at it.
             let connected = changed.sketch.transitions.filter { $0.id < id && ($0.from == id || $0.to == id) }
-            symbol.outcome = .stateAdded(state: id, name: name, isFinal: isFinal, connected: connected.map(changed.sketch.describe))
+            outcome.became = .state(id: id, name: name, final: final, connected: connected.map(changed.sketch.describe))
         }
-        if kind == .text {
+        if outcome.kind == .text {
             // Handwriting is an edit like any other stroke: an undo step, even when what it
             // reads changes nothing yet (a label's first character, a stray word).
             commit(changed, always: true)
-        } else if symbol.outcome.isRejected {
+        } else if outcome.isRejected {
             // Pending ink: kept for later strokes, not an undo step. The sketch follows the new
             // reading all the same: the ink may have changed how earlier symbols read (a head
             // drawn apart joins a shaft, which may leave another arrow's reading).
@@ -170,8 +153,7 @@ public struct SketchEditor: Sendable {
         } else {
             commit(changed)
         }
-        return ClassifiedOutcome(
-            classification: symbol.classification, reading: symbol.reading, outcome: symbol.outcome, kind: kind)
+        return outcome
     }
 
     /// Erases what an eraser stroke crosses (see `EraseOutcome`): the ink of removed states
@@ -189,17 +171,15 @@ public struct SketchEditor: Sendable {
         let nonFinal = Set(erased.states.filter { !$0.isFinal }.map(\.id))
         var removedStrokes = Set(erasedLabels.flatMap { reading.labels[$0].strokes })
         for symbol in changed.reading.symbols {
-            switch symbol.outcome {
-            case let .stateAdded(id, _, _, _) where !keptStates.contains(id),
-                let .transitionAdded(id, _, _) where !keptTransitions.contains(id),
-                let .selfLoopAdded(id, _) where !keptTransitions.contains(id):
+            let became = symbol.outcome.became
+            if let id = became.createdState, !keptStates.contains(id) {
                 removedStrokes.formUnion(symbol.group.strokes)
-            case let .stateAdded(id, _, _, _) where nonFinal.contains(id) && sketch.state(id)?.isFinal == true:
+            } else if let id = became.createdTransition, !keptTransitions.contains(id) {
+                removedStrokes.formUnion(symbol.group.strokes)
+            } else if let id = became.createdState, nonFinal.contains(id) && sketch.state(id)?.isFinal == true {
                 removedStrokes.formUnion(Self.innerCircleOnly(symbol, ink: &changed.ink))
-            case let .madeFinal(id, _) where !keptStates.contains(id) || nonFinal.contains(id):
+            } else if case let .finalCircle(id, _) = became, !keptStates.contains(id) || nonFinal.contains(id) {
                 removedStrokes.formUnion(symbol.group.strokes)
-            default:
-                continue
             }
         }
         changed.ink = changed.ink.indices.filter { !removedStrokes.contains($0) }.map { changed.ink[$0] }
@@ -309,19 +289,12 @@ public struct SketchEditor: Sendable {
 
     /// The ink strokes of the symbol that created a state (nil for a state of the opened sketch).
     private func inkOf(state id: Int) -> [Int]? {
-        reading.symbols.first {
-            if case .stateAdded(id, _, _, _) = $0.outcome { return true } else { return false }
-        }?.group.strokes
+        reading.symbols.first { $0.outcome.became.createdState == id }?.group.strokes
     }
 
     /// The ink strokes of the symbol that created a transition (nil for one of the opened sketch).
     private func inkOf(transition id: Int) -> [Int]? {
-        reading.symbols.first {
-            switch $0.outcome {
-            case .transitionAdded(id, _, _), .selfLoopAdded(id, _): return true
-            default: return false
-            }
-        }?.group.strokes
+        reading.symbols.first { $0.outcome.became.createdTransition == id }?.group.strokes
     }
 
     // MARK: - History

@@ -43,10 +43,10 @@ public enum SketchOverlay {
         for (index, stroke) in ink.enumerated() where !stroke.stroke.points.isEmpty {
             let symbol = reading.symbols[reading.symbolOfStroke[index]]
             let isHead = symbol.group.heads.contains(index)
-            let dash = symbol.kind == .rejected ? #" stroke-dasharray="4,3""# : ""
+            let dash = symbol.outcome.kind == .rejected ? #" stroke-dasharray="4,3""# : ""
             let path = stroke.stroke.sketchPoints.map(xy).joined(separator: " ")
-            svg.append(#"<polyline points="\#(path)" fill="none" stroke="\#(color(symbol.kind))" stroke-width="\#(isHead ? 3.5 : 2)" stroke-linecap="round" stroke-linejoin="round"\#(dash)/>"#)
-            svg.append(#"<text \#(at(stroke.stroke.sketchPoints[0])) font-size="9" fill="\#(color(symbol.kind))">\#(lineNumbers[index])</text>"#)
+            svg.append(#"<polyline points="\#(path)" fill="none" stroke="\#(color(symbol.outcome.kind))" stroke-width="\#(isHead ? 3.5 : 2)" stroke-linecap="round" stroke-linejoin="round"\#(dash)/>"#)
+            svg.append(#"<text \#(at(stroke.stroke.sketchPoints[0])) font-size="9" fill="\#(color(symbol.outcome.kind))">\#(lineNumbers[index])</text>"#)
         }
         // The structure on top.
         let sketch = reading.sketch

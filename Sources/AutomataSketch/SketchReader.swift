@@ -6,28 +6,11 @@ import Darwin
 import StrokeImage
 import StrokeKit
 
-/// What one symbol of the sketch became, as a person would name it.
-public enum SymbolKind: String, Codable, Hashable, Sendable {
-    case state
-    case finalState = "final state"
-    case transition
-    case selfLoop = "self-loop"
-    case initialArrow = "initial arrow"
-    /// An arrow with an end (or both) in empty space: resolved when a state appears there.
-    case openArrow = "open arrow"
-    case rejected
-    /// Handwriting: a label's strokes (see `SketchReading.labels`).
-    case text
-}
-
-/// One symbol of a reading: its strokes, how the classifier saw them, what the rules made of it.
+/// One symbol of a reading: its strokes and what they became (how the classifier saw them,
+/// what the rules made of them).
 public struct ReadSymbol: Hashable, Sendable {
     public var group: SymbolGroup
-    public var classification: Classification
-    /// The shape the rules read the symbol as (nil when rejected); see `ContextRule`.
-    public var reading: StrokeReading?
-    public var outcome: StrokeOutcome
-    public var kind: SymbolKind
+    public var outcome: DrawingOutcome
 }
 
 /// The whole sketch read from its ink: the automaton and every symbol's part in it.
@@ -52,11 +35,10 @@ public struct SketchReading: Sendable {
     /// or a state or transition of the opened document).
     public func strokes(of owner: LabelOwner) -> [Int] {
         symbols.first { symbol in
-            switch (owner, symbol.outcome) {
-            case let (.state(id), .stateAdded(state, _, _, _)): return id == state
-            case let (.transition(id), .transitionAdded(transition, _, _)), let (.transition(id), .selfLoopAdded(transition, _)):
-                return id == transition
-            default: return false
+            switch owner {
+            case let .state(id): return symbol.outcome.became.createdState == id
+            case let .transition(id): return symbol.outcome.became.createdTransition == id
+            case .nothing: return false
             }
         }?.group.strokes ?? []
     }
@@ -73,7 +55,7 @@ public struct SketchReading: Sendable {
 
     /// True when the ink stroke is handwriting (part of a label).
     public func isText(stroke: Int) -> Bool {
-        symbols.indices.contains(symbolOfStroke[stroke]) && symbols[symbolOfStroke[stroke]].kind == .text
+        symbols.indices.contains(symbolOfStroke[stroke]) && symbols[symbolOfStroke[stroke]].outcome.kind == .text
     }
 }
 
@@ -180,14 +162,14 @@ public enum SketchReader {
         var used = Set(base.states.map(\.name))
         var named: [(index: Int, id: Int)] = []
         for (index, symbol) in first.symbols.enumerated() {
-            switch symbol.outcome {
-            case let .stateAdded(id, _, _, _):
+            switch symbol.outcome.became {
+            case let .state(id, _, _, _):
                 if let given = givenName(of: classified[index].group, ink: shapeInk) {
                     used.insert(given)
                 } else {
                     named.append((index, id))
                 }
-            case let .transitionAdded(id, _, _), let .selfLoopAdded(id, _):
+            case let .transition(id, _, _, _, _), let .selfLoop(id, _, _, _), let .initialArrow(id, _), let .openArrow(id, _, _, _):
                 labelled[index] = written[id]
             default:
                 break
@@ -250,10 +232,9 @@ public enum SketchReader {
             let group = SymbolGroup(
                 strokes: label.strokes, heads: [], drawing: label.strokes.map { ink[$0].stroke.sketchPoints },
                 isReversed: false, isConcentricCircles: false)
-            let reason = "handwritten label \"\(label.text)\" \(describe(label.owner, in: shapes.sketch))"
-            symbols.append(ReadSymbol(
-                group: group, classification: Classification(label: label.text, confidence: label.confidence, probabilities: [:], isRejected: false),
-                reading: nil, outcome: .rejected(reason: reason), kind: .text))
+            symbols.append(ReadSymbol(group: group, outcome: DrawingOutcome(
+                became: .text(text: label.text, belongsTo: shapes.sketch.target(of: label.owner)),
+                classification: Classification(label: label.text, confidence: label.confidence, probabilities: [:], isRejected: false))))
         }
         symbols.sort { $0.group.strokes[0] < $1.group.strokes[0] }
         var symbolOfStroke = [Int](repeating: 0, count: ink.count)
@@ -261,18 +242,6 @@ public enum SketchReader {
             for stroke in symbol.group.strokes { symbolOfStroke[stroke] = index }
         }
         return SketchReading(sketch: shapes.sketch, symbols: symbols, symbolOfStroke: symbolOfStroke, labels: labels)
-    }
-
-    /// "of transition q0 → q1", "naming state q2", "belonging to nothing".
-    static func describe(_ owner: LabelOwner, in sketch: Sketch) -> String {
-        switch owner {
-        case let .transition(id):
-            return sketch.transition(id).map { "of " + sketch.describe($0) } ?? "of a transition"
-        case let .state(id):
-            return "naming state " + (sketch.state(id)?.name ?? "?")
-        case .nothing:
-            return "belonging to nothing"
-        }
     }
 
     /// A symbol with the classifier's answer, and the shape it has whatever the classifier
@@ -302,7 +271,7 @@ public enum SketchReader {
         case apply(StrokeShape, rule: ContextRule?)
         /// Two or more circles round one centre: a state and its final circle.
         case concentricCircles
-        case reject(reason: String)
+        case reject(reason: DrawingOutcome.Rejection)
     }
 
     /// Stage 5's decision table: what a grouped symbol becomes, given its classification and
@@ -311,7 +280,7 @@ public enum SketchReader {
     static func decide(_ symbol: Classified, in sketch: Sketch) -> Decision {
         let (group, classification, shape) = symbol
         let label = classification.isRejected ? nil : StrokeShape(classifierLabel: classification.label)
-        if group.isRetracedCircle { return .reject(reason: "this stroke runs along a state's circle; it changes nothing") }
+        if group.isRetracedCircle { return .reject(reason: .retracedCircle) }
         if group.isConcentricCircles { return .concentricCircles }
         if let shape { return .apply(shape, rule: nil) }
         if !group.heads.isEmpty {
@@ -330,7 +299,7 @@ public enum SketchReader {
         }
         // The context rules for one drawing (`Sketch.read`).
         let (reading, rejection) = sketch.read(group.drawing, classification: classification)
-        guard let reading else { return .reject(reason: rejection) }
+        guard let reading else { return .reject(reason: rejection ?? .unreadable) }
         return .apply(reading.shape, rule: reading.rule)
     }
 
@@ -379,7 +348,7 @@ public enum SketchReader {
     ) -> SketchReading {
         var sketch = base
         let nextBaseIDs = (sketch.nextStateID, sketch.nextTransitionID)
-        var outcomes: [Int: (StrokeOutcome, StrokeReading?)] = [:]
+        var outcomes: [Int: (DrawingOutcome.Became, StrokeReading?)] = [:]
         for index in order {
             let symbol = classified[index]
             let labels = symbol.group.strokes.map { ink[$0] }
@@ -416,45 +385,26 @@ public enum SketchReader {
         var symbols: [ReadSymbol] = []
         var symbolOfStroke = [Int](repeating: 0, count: ink.count)
         for (index, entry) in classified.enumerated() {
-            let (outcome, reading) = outcomes[index]!
-            let finished = outcome.described(on: sketch)
-            symbols.append(ReadSymbol(
-                group: entry.group, classification: entry.classification, reading: reading, outcome: finished,
-                kind: kind(of: finished, in: sketch)))
+            let (became, reading) = outcomes[index]!
+            symbols.append(ReadSymbol(group: entry.group, outcome: DrawingOutcome(
+                became: became.finished(on: sketch), classification: entry.classification, reading: reading)))
             for stroke in entry.group.strokes { symbolOfStroke[stroke] = index }
         }
         return SketchReading(sketch: sketch, symbols: symbols, symbolOfStroke: symbolOfStroke)
-    }
-
-    /// What an outcome made, judged on the finished sketch (a state made final by a circle
-    /// drawn later is a final state; an arrow's ends as they are at the end).
-    private static func kind(of outcome: StrokeOutcome, in sketch: Sketch) -> SymbolKind {
-        switch outcome {
-        case let .stateAdded(id, _, _, _), let .madeFinal(id, _):
-            return sketch.state(id)?.isFinal == true ? .finalState : .state
-        case let .transitionAdded(id, _, _):
-            guard let transition = sketch.transition(id) else { return .rejected }
-            if transition.isConnected { return .transition }
-            return transition.isInitialMarker ? .initialArrow : .openArrow
-        case .selfLoopAdded:
-            return .selfLoop
-        case .rejected:
-            return .rejected
-        }
     }
 }
 
 extension Sketch {
     /// A final state drawn as separate circles round one centre: the smallest circle is the
     /// state, the next one round it makes it final (however close their radii are).
-    mutating func applyConcentricCircles(_ circles: [[SketchPoint]], name: String?, scale: Double? = nil) -> StrokeOutcome {
+    mutating func applyConcentricCircles(_ circles: [[SketchPoint]], name: String?, scale: Double? = nil) -> DrawingOutcome.Became {
         let bySize = circles.sorted {
             Geometry.meanDistance($0, from: Geometry.centroid($0)) < Geometry.meanDistance($1, from: Geometry.centroid($1))
         }
         let inner = apply([bySize[0]], as: .circle, name: name, scale: scale)
-        guard case let .stateAdded(id, stateName, _, connected) = inner else { return inner }
+        guard case let .state(id, stateName, _, connected) = inner else { return inner }
         for outer in bySize.dropFirst() { _ = apply([outer], as: .circle, scale: scale) }
-        return .stateAdded(state: id, name: stateName, isFinal: state(id)?.isFinal == true, connected: connected)
+        return .state(id: id, name: stateName, final: state(id)?.isFinal == true, connected: connected)
     }
 
     /// Stage 6: arrow ends the stroke rules left in empty space, judged on the

@@ -1,22 +1,45 @@
 import StrokeKit
 
-/// What one line of a sketch file became in the finished reading.
+/// What one line of a sketch file became in the finished reading. Its JSON is one object:
+/// `index`, `line`, `symbolIndex`, `head`, `notes` and the keys of its `DrawingOutcome`.
 public struct RecognizedStroke: Hashable, Sendable {
     /// 0-based position in drawing order.
     public var index: Int
     public var lineNumber: Int
-    /// The classifier's answer for the whole symbol the line is part of.
-    public var classification: Classification
-    /// What the rules read the symbol as (nil when rejected); see `ContextRule`.
-    public var reading: StrokeReading?
-    public var outcome: StrokeOutcome
-    /// What the line's symbol is, and its number among the reading's symbols.
-    public var symbol: SymbolKind
+    /// What the symbol the line is part of became (the classifier's answer for the whole symbol).
+    public var outcome: DrawingOutcome
+    /// The line's symbol's number among the reading's symbols (lines with one number are one symbol).
     public var symbolIndex: Int
     /// True when the line is an arrowhead joined to a shaft drawn on another line.
     public var isHead: Bool
     /// Labels on the line that did not apply (e.g. symbols on a stroke that became a state).
     public var notes: [String]
+}
+
+extension RecognizedStroke: Codable {
+    enum CodingKeys: String, CodingKey {
+        case index, line, symbolIndex, head, notes
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        index = try container.decode(Int.self, forKey: .index)
+        lineNumber = try container.decode(Int.self, forKey: .line)
+        symbolIndex = try container.decode(Int.self, forKey: .symbolIndex)
+        isHead = try container.decode(Bool.self, forKey: .head)
+        notes = try container.decode([String].self, forKey: .notes)
+        outcome = try DrawingOutcome(from: decoder)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(index, forKey: .index)
+        try container.encode(lineNumber, forKey: .line)
+        try container.encode(symbolIndex, forKey: .symbolIndex)
+        try container.encode(isHead, forKey: .head)
+        try container.encode(notes, forKey: .notes)
+        try outcome.encode(to: encoder)
+    }
 }
 
 /// A handwritten label of a sketch file's ink, as reported (see `HandwrittenLabel`).
@@ -31,17 +54,18 @@ public struct RecognizedLabel: Hashable, Sendable {
 }
 
 /// An earlier line whose reading changed when a later line arrived (an arrow drawn before its
-/// target state, a head drawn after its shaft, a circle that made a state final): an editor
-/// redraws it.
-public struct ReadingRevision: Hashable, Sendable, CustomStringConvertible {
+/// target state, a head drawn after its shaft, a circle that made a state final, a label
+/// giving a transition its symbols): an editor redraws it.
+public struct ReadingRevision: Codable, Hashable, Sendable, CustomStringConvertible {
     /// The line whose reading changed, and the line whose arrival changed it.
     public var line: Int
     public var changedBy: Int
-    public var before: String
-    public var after: String
+    /// What the line's symbol became before and after.
+    public var before: DrawingOutcome.Became
+    public var after: DrawingOutcome.Became
 
     public var description: String {
-        "line \(line) (changed by line \(changedBy)): was \(before); now \(after)"
+        "line \(line), when line \(changedBy) arrived: was \(before); now \(after)"
     }
 }
 
@@ -77,14 +101,14 @@ public enum SketchRecognizer {
     ) throws -> Recognition {
         var editor = SketchEditor(classifier: classifier)
         var revisions: [ReadingRevision] = []
-        var previous: [String] = []
+        var previous: [DrawingOutcome.Became] = []
         for line in lines {
             do {
                 try editor.addInk(line.strokes, name: line.name, symbols: line.symbols, isEpsilon: line.isEpsilon)
             } catch {
                 throw RecognitionError(source: source, line: line.lineNumber, underlying: "\(error)")
             }
-            let current = describeLines(editor.reading, lines: lines)
+            let current = linesBecame(editor.reading, lines: lines)
             for (index, before) in previous.enumerated() where current[index] != before {
                 revisions.append(ReadingRevision(
                     line: lines[index].lineNumber, changedBy: line.lineNumber, before: before, after: current[index]))
@@ -98,10 +122,9 @@ public enum SketchRecognizer {
             let symbolIndex = reading.symbolOfStroke[firstStroke]
             let symbol = reading.symbols[symbolIndex]
             recognized.append(RecognizedStroke(
-                index: index, lineNumber: line.lineNumber, classification: symbol.classification,
-                reading: symbol.reading, outcome: symbol.outcome, symbol: symbol.kind, symbolIndex: symbolIndex,
+                index: index, lineNumber: line.lineNumber, outcome: symbol.outcome, symbolIndex: symbolIndex,
                 isHead: symbol.group.heads.contains(firstStroke) && line.strokes.count == 1,
-                notes: notes(for: line, kind: symbol.kind)))
+                notes: notes(for: line, kind: symbol.outcome.kind)))
             firstStroke += line.strokes.count
         }
         let lineOfStroke = lines.flatMap { line in line.strokes.map { _ in line.lineNumber } }
@@ -113,13 +136,12 @@ public enum SketchRecognizer {
         return Recognition(strokes: recognized, revisions: revisions, labels: labels, editor: editor)
     }
 
-    /// One text per line read so far: its symbol's kind and outcome.
-    private static func describeLines(_ reading: SketchReading, lines: [SketchLine]) -> [String] {
-        var result: [String] = []
+    /// What each line read so far became (its symbol's outcome).
+    private static func linesBecame(_ reading: SketchReading, lines: [SketchLine]) -> [DrawingOutcome.Became] {
+        var result: [DrawingOutcome.Became] = []
         var firstStroke = 0
         for line in lines where firstStroke < reading.symbolOfStroke.count {
-            let symbol = reading.symbols[reading.symbolOfStroke[firstStroke]]
-            result.append("\(symbol.kind.rawValue) (\(symbol.outcome))")
+            result.append(reading.symbols[reading.symbolOfStroke[firstStroke]].outcome.became)
             firstStroke += line.strokes.count
         }
         return result

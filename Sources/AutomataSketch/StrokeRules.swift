@@ -12,59 +12,6 @@ public enum StrokeShape: String, Codable, Hashable, Sendable, CaseIterable {
     }
 }
 
-/// What one added stroke did to the sketch.
-public enum StrokeOutcome: Hashable, Sendable, CustomStringConvertible {
-    /// A new state; `isFinal` when it was drawn as a double circle in one go;
-    /// `connected` describes transitions whose free end now attaches to it.
-    case stateAdded(state: Int, name: String, isFinal: Bool, connected: [String])
-    /// A circle around an existing state made it final.
-    case madeFinal(state: Int, name: String)
-    /// A new transition; `from` or `to` is nil where that end is free.
-    case transitionAdded(transition: Int, from: String?, to: String?)
-    /// A new self-loop on the named state.
-    case selfLoopAdded(transition: Int, state: String)
-    /// Nothing changed, for the reason given (written for the student).
-    case rejected(reason: String)
-
-    public var isRejected: Bool {
-        if case .rejected = self { return true }
-        return false
-    }
-
-    public var description: String {
-        switch self {
-        case let .stateAdded(_, name, isFinal, connected):
-            let kind = isFinal ? "final state" : "state"
-            let links = connected.isEmpty ? "" : " and connected to " + connected.joined(separator: ", ")
-            return "\(kind) \(name) added\(links)"
-        case let .madeFinal(_, name):
-            return "state \(name) made final"
-        case let .transitionAdded(_, from?, to?):
-            return "transition added and connected to \(from) → \(to)"
-        case let .transitionAdded(_, nil, to?):
-            return "initial arrow added: \(to) is now initial"
-        case let .transitionAdded(_, from?, nil):
-            return "transition added from \(from); its tip is not near a state (draw a state there or redraw the arrow closer)"
-        case .transitionAdded(_, nil, nil):
-            return "transition added but not near any state (draw states at its ends to connect it)"
-        case let .selfLoopAdded(_, state):
-            return "self-loop on \(state)"
-        case let .rejected(reason):
-            return "rejected: \(reason)"
-        }
-    }
-}
-
-extension StrokeOutcome {
-    /// The outcome as the finished sketch has it: a transition's ends as they are after every
-    /// state was drawn and every loose end resolved (`Sketch.resolveLooseEnds`). The one place
-    /// an outcome is described again.
-    func described(on sketch: Sketch) -> StrokeOutcome {
-        guard case let .transitionAdded(id, _, _) = self, let transition = sketch.transition(id) else { return self }
-        return .transitionAdded(transition: id, from: sketch.name(of: transition.from), to: sketch.name(of: transition.to))
-    }
-}
-
 extension Sketch {
     /// The median radius of the states, the sketch's length scale (nil without states).
     var typicalRadius: Double? {
@@ -78,9 +25,9 @@ extension Sketch {
     mutating func apply(
         _ strokes: [[SketchPoint]], as shape: StrokeShape,
         name: String? = nil, symbols: [String] = [], isEpsilon: Bool = false, scale: Double? = nil
-    ) -> StrokeOutcome {
+    ) -> DrawingOutcome.Became {
         let strokes = strokes.filter { !$0.isEmpty }
-        guard !strokes.isEmpty else { return .rejected(reason: "the stroke has no points; draw it again") }
+        guard !strokes.isEmpty else { return .rejected(reason: .noPoints) }
         let scale = scale ?? typicalRadius
         switch shape {
         case .circle: return addCircle(strokes, name: name, symbols: symbols, isEpsilon: isEpsilon, scale: scale)
@@ -93,11 +40,11 @@ extension Sketch {
 
     private mutating func addCircle(
         _ strokes: [[SketchPoint]], name: String?, symbols: [String], isEpsilon: Bool, scale: Double?
-    ) -> StrokeOutcome {
+    ) -> DrawingOutcome.Became {
         let points = Array(strokes.joined())
         let center = Geometry.centroid(points)
         let radius = Geometry.meanDistance(points, from: center)
-        guard radius > 0 else { return .rejected(reason: "the circle has no size; draw it again") }
+        guard radius > 0 else { return .rejected(reason: .circleWithoutSize) }
 
         // A circle around an existing state's centre: that state becomes final.
         let enclosed = states.filter { Geometry.distance($0.center, center) < radius }
@@ -105,16 +52,16 @@ extension Sketch {
         if let target = enclosed {
             guard Geometry.areConcentric([(target.center, target.radius), (center, radius)]) else {
                 let ratio = radius / target.radius
-                let how = ratio < 1 ? "is much smaller than it" : ratio > 1.5 ? "is much larger than it" : "is not centred on it"
-                return .rejected(reason: "this circle encloses \(target.name) but \(how); to make \(target.name) final, draw a second circle just around it")
+                let fit: DrawingOutcome.Rejection.Enclosure = ratio < 1 ? .muchSmaller : ratio > 1.5 ? .muchLarger : .notCentred
+                return .rejected(reason: .enclosesState(name: target.name, fit: fit))
             }
             guard !target.isFinal else {
-                return .rejected(reason: "\(target.name) is already final; the extra circle is ignored (erase the outer circle to make it non-final)")
+                return .rejected(reason: .alreadyFinal(name: target.name))
             }
             let index = states.firstIndex { $0.id == target.id }!
             states[index].isFinal = true
             states[index].finalCircle = SketchCircle(center: center, radius: radius)
-            return .madeFinal(state: target.id, name: target.name)
+            return .finalCircle(state: target.id, name: target.name)
         }
 
         // A small circle sitting on a rim: a self-loop drawn round (`StateFinder.liesOnRim`).
@@ -127,17 +74,17 @@ extension Sketch {
         }
 
         if let scale, radius < tuned.rules.minimumStateRadius * scale {
-            return .rejected(reason: "this circle is much smaller than the other states; draw states about the same size")
+            return .rejected(reason: .circleTooSmall)
         }
         if let overlapped = states.first(where: {
             Geometry.distance($0.center, center) < tuned.rules.overlapFraction * ($0.radius + radius)
         }) {
-            return .rejected(reason: "this circle overlaps \(overlapped.name); draw new states apart from existing ones, or a circle right around \(overlapped.name) to make it final")
+            return .rejected(reason: .overlapsState(name: overlapped.name))
         }
 
         let stateName = name ?? nextDefaultName()
         if let problem = SketchNames.problem(withStateName: stateName, in: self, excluding: nil) {
-            return .rejected(reason: problem)
+            return .rejected(reason: .invalidName(problem: problem))
         }
         var state = SketchState(id: nextStateID, name: stateName, center: center, radius: radius)
         if let (inner, outer) = Self.doubleCircleRadii(strokes, center: center) {
@@ -148,7 +95,7 @@ extension Sketch {
         nextStateID += 1
         states.append(state)
         let connected = connectFreeEnds(to: state)
-        return .stateAdded(state: state.id, name: state.name, isFinal: state.isFinal, connected: connected)
+        return .state(id: state.id, name: state.name, final: state.isFinal, connected: connected)
     }
 
     /// Inner and outer radius when the drawing goes around its centre about twice at two
@@ -192,7 +139,7 @@ extension Sketch {
 
     // MARK: - Arrow: a transition between the states nearest its ends
 
-    private mutating func addArrow(_ strokes: [[SketchPoint]], symbols: [String], isEpsilon: Bool, scale: Double?) -> StrokeOutcome {
+    private mutating func addArrow(_ strokes: [[SketchPoint]], symbols: [String], isEpsilon: Bool, scale: Double?) -> DrawingOutcome.Became {
         let points = Array(strokes.joined())
         let start = points[0]
         // The tip is where the shaft ends (`Geometry.arrowTip`), so an arrowhead drawn in the
@@ -205,7 +152,7 @@ extension Sketch {
             : Geometry.arrowTip(shaft: points, heads: [])
         let length = Geometry.distance(start, tip)
         if length == 0 || length < tuned.rules.minimumArrowLength * (scale ?? 0) {
-            return .rejected(reason: "this arrow is too short to tell where it starts and ends; draw it from one state to another")
+            return .rejected(reason: .arrowTooShort)
         }
 
         var from = snap(start, excluding: nil)
@@ -224,14 +171,14 @@ extension Sketch {
                 from = snap(start, excluding: source.id)
             }
         }
-        if let problem = SketchNames.problem(withSymbols: symbols) { return .rejected(reason: problem) }
+        if let problem = SketchNames.problem(withSymbols: symbols) { return .rejected(reason: .invalidSymbols(problem: problem)) }
         let transition = SketchTransition(
             id: nextTransitionID, from: from?.id, to: to?.id,
             symbols: SketchNames.normalized(symbols), isEpsilon: isEpsilon, kind: .regular,
             geometry: TransitionGeometry(points: points, start: start, tip: tip))
         nextTransitionID += 1
         transitions.append(transition)
-        return .transitionAdded(transition: transition.id, from: from?.name, to: to?.name)
+        return outcome(ofTransition: transition.id)!
     }
 
     /// The state an arrow end at `point` attaches to: one containing the point (the one whose
@@ -253,7 +200,7 @@ extension Sketch {
 
     // MARK: - Cycle: a self-loop on the nearest state
 
-    private mutating func addLoop(_ points: [SketchPoint], symbols: [String], isEpsilon: Bool) -> StrokeOutcome {
+    private mutating func addLoop(_ points: [SketchPoint], symbols: [String], isEpsilon: Bool) -> DrawingOutcome.Became {
         let center = Geometry.centroid(points)
         var best: (state: SketchState, score: Double)?
         for state in states {
@@ -264,17 +211,15 @@ extension Sketch {
             if best == nil || score < best!.score { best = (state, score) }
         }
         guard let state = best?.state else {
-            return .rejected(reason: states.isEmpty
-                ? "a self-loop needs a state: draw the state first, then the loop on its rim"
-                : "this self-loop is not on any state; draw it touching the rim of the state it belongs to")
+            return .rejected(reason: states.isEmpty ? .loopWithoutStates : .loopOffStates)
         }
         return addSelfLoop(on: state, points: points, symbols: symbols, isEpsilon: isEpsilon)
     }
 
     private mutating func addSelfLoop(
         on state: SketchState, points: [SketchPoint], symbols: [String], isEpsilon: Bool
-    ) -> StrokeOutcome {
-        if let problem = SketchNames.problem(withSymbols: symbols) { return .rejected(reason: problem) }
+    ) -> DrawingOutcome.Became {
+        if let problem = SketchNames.problem(withSymbols: symbols) { return .rejected(reason: .invalidSymbols(problem: problem)) }
         let apex = points.max { Geometry.distance($0, state.center) < Geometry.distance($1, state.center) }!
         let transition = SketchTransition(
             id: nextTransitionID, from: state.id, to: state.id,
@@ -282,6 +227,6 @@ extension Sketch {
             geometry: TransitionGeometry(points: points, start: points[0], tip: apex))
         nextTransitionID += 1
         transitions.append(transition)
-        return .selfLoopAdded(transition: transition.id, state: state.name)
+        return outcome(ofTransition: transition.id)!
     }
 }

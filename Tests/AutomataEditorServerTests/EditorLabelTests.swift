@@ -33,7 +33,7 @@ import Testing
             let written = try await client.execute(uri: "\(api)/strokes", method: .post, body: Helpers.body([Self.one])) { response in
                 #expect(response.status == .ok)
                 let verdict = try #require(Helpers.json(response)["verdict"] as? [String: Any])
-                #expect(verdict["text"] as? Bool == true, "not read as handwriting: \(verdict)")
+                #expect(verdict["kind"] as? String == "text", "not read as handwriting: \(verdict)")
                 #expect(verdict["rejected"] as? Bool == false)
                 let automaton = Helpers.automaton(response)
                 let labels = Self.labels(automaton)

@@ -1,4 +1,5 @@
 import AutomataEditorServer
+import AutomataSketch
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -81,9 +82,15 @@ import Testing
         for stroke in strokes {
             try await client.execute(uri: "/api/sessions/\(session)/strokes", method: .post, body: body([stroke])) { response in
                 #expect(response.status == .ok)
-                let verdict = try #require(json(response)["verdict"] as? [String: Any])
+                let answer = json(response)
+                let verdict = try #require(answer["verdict"] as? [String: Any])
                 #expect(verdict["rejected"] as? Bool == false, "stroke rejected: \(verdict)")
                 if let id = verdict["transition"] as? Int { transition = id }
+                // The verdict is a `DrawingOutcome` (docs/reading-json.md); the status line is its sentence.
+                let outcome = try JSONDecoder().decode(
+                    DrawingOutcome.self, from: try JSONSerialization.data(withJSONObject: verdict))
+                #expect(answer["message"] as? String == outcome.description && verdict["outcome"] as? String == outcome.description)
+                #expect(outcome.became.createdState != nil || outcome.became.createdTransition != nil, "\(outcome)")
             }
         }
         return try #require(transition, "the arrow between the states made no transition")

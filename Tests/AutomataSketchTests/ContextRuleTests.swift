@@ -35,7 +35,7 @@ struct FixedClassifier: StrokeClassifying {
         return editor
     }
 
-    func add(_ strokes: [Stroke], to editor: inout SketchEditor, as classifier: FixedClassifier) throws -> ClassifiedOutcome {
+    func add(_ strokes: [Stroke], to editor: inout SketchEditor, as classifier: FixedClassifier) throws -> DrawingOutcome {
         editor.classifier = classifier
         return try editor.add(strokes)
     }
@@ -54,7 +54,7 @@ struct FixedClassifier: StrokeClassifying {
         var editor = twoStates()
         let back = curvedArrow(right + SketchPoint(-30, 30), left + SketchPoint(30, 30), bulge: 50)
         let result = try add([back], to: &editor, as: FixedClassifier(arrow: 0.01, cycle: 0.99))
-        #expect(result.outcome.description == "transition added and connected to q1 → q0")
+        #expect(result.description == "transition added and connected to q1 → q0")
         #expect(result.reading == StrokeReading(shape: .arrow, rule: .strokeBetweenStates))
     }
 
@@ -62,7 +62,7 @@ struct FixedClassifier: StrokeClassifying {
         var editor = twoStates()
         let arc = Pen.arc(left + SketchPoint(30, -30), right + SketchPoint(-30, -30), bulge: -40)
         let result = try add([arc], to: &editor, as: FixedClassifier(arrow: 0.01, cycle: 0.01, none: 0.98))
-        #expect(result.outcome.description == "transition added and connected to q0 → q1")
+        #expect(result.description == "transition added and connected to q0 → q1")
         #expect(result.reading?.rule == .strokeBetweenStates)
     }
 
@@ -72,8 +72,8 @@ struct FixedClassifier: StrokeClassifying {
             SketchPoint(145 + Double(index) * 13.75, 100 + (index % 2 == 0 ? -25 : 25))
         })
         let result = try add([zigZag], to: &editor, as: FixedClassifier(arrow: 0.2, none: 0.8))
-        #expect(result.outcome.isRejected, "\(result.outcome)")
-        #expect(result.outcome.description.contains("does not look like an arrow"))
+        #expect(result.isRejected, "\(result)")
+        #expect(result.description.contains("does not look like an arrow"))
         #expect(editor.sketch.transitions.isEmpty)
     }
 
@@ -86,7 +86,7 @@ struct FixedClassifier: StrokeClassifying {
         }
         let stroke = Pen.through([left + SketchPoint(45, 0), tip] + scribble)
         let result = try add([stroke], to: &editor, as: FixedClassifier(cycle: 0.1, none: 0.9))
-        #expect(result.outcome.isRejected, "\(result.outcome)")
+        #expect(result.isRejected, "\(result)")
     }
 
     @Test func loopOnFinalStateClassifiedAsCircleIsASelfLoop() throws {
@@ -94,14 +94,14 @@ struct FixedClassifier: StrokeClassifying {
         // A loop on the outer circle of the final state, reaching 0.9 R out.
         let loop = Pen.loop(right, radius * 1.3, angle: -Double.pi / 2)
         let result = try add([loop], to: &editor, as: FixedClassifier(circle: 0.9, cycle: 0.1))
-        #expect(result.outcome.description == "self-loop on q1")
+        #expect(result.description == "self-loop on q1")
         #expect(result.reading == StrokeReading(shape: .cycle, rule: .loopOnRim))
     }
 
     @Test func rejectedLoopOnRimIsASelfLoop() throws {
         var editor = twoStates()
         let result = try add([Pen.loop(left, radius, angle: Double.pi / 2)], to: &editor, as: FixedClassifier(cycle: 0.3, none: 0.7))
-        #expect(result.outcome.description == "self-loop on q0")
+        #expect(result.description == "self-loop on q0")
         #expect(result.reading?.rule == .loopOnRim)
     }
 
@@ -112,14 +112,14 @@ struct FixedClassifier: StrokeClassifying {
             return left + SketchPoint(0, -radius * 1.5) + SketchPoint(cos(angle), sin(angle)) * (4 + Double(index) * 0.25)
         })
         let result = try add([spiral], to: &editor, as: FixedClassifier(cycle: 0.2, none: 0.8))
-        #expect(result.outcome.isRejected, "\(result.outcome)")
+        #expect(result.isRejected, "\(result)")
     }
 
     @Test func rejectedDoubleCircleInOneDrawingIsAFinalState() throws {
         var editor = SketchEditor()
         let drawing = [Pen.circle(left, radius), Pen.circle(left + SketchPoint(3, -2), radius * 1.25)]
         let result = try add(drawing, to: &editor, as: FixedClassifier(cycle: 0.3, none: 0.7))
-        #expect(result.outcome.description == "final state q0 added")
+        #expect(result.description == "final state q0 added")
         #expect(result.reading == StrokeReading(shape: .circle, rule: .concentricCircles))
     }
 
@@ -127,13 +127,13 @@ struct FixedClassifier: StrokeClassifying {
         var editor = SketchEditor()
         let drawing = [Pen.circle(left, radius), Pen.circle(right, radius)]
         let result = try add(drawing, to: &editor, as: FixedClassifier(cycle: 0.3, none: 0.7))
-        #expect(result.outcome.isRejected)
+        #expect(result.isRejected)
     }
 
     @Test func circleClassifiedAsCycleAwayFromStatesIsAState() throws {
         var editor = twoStates()
         let result = try add([Pen.circle(SketchPoint(200, 300), radius)], to: &editor, as: FixedClassifier(circle: 0.2, cycle: 0.8))
-        #expect(result.outcome.description == "state q2 added")
+        #expect(result.description == "state q2 added")
         #expect(result.reading == StrokeReading(shape: .circle, rule: .roundStroke))
     }
 
@@ -141,7 +141,7 @@ struct FixedClassifier: StrokeClassifying {
         var editor = twoStates()
         let outer = Pen.circle(right + SketchPoint(4, -3), radius * 1.25)
         let result = try add([outer], to: &editor, as: FixedClassifier(circle: 0.45, cycle: 0.55))
-        #expect(result.outcome.description == "state q1 made final")
+        #expect(result.description == "state q1 made final")
         // The whole-sketch reader groups the two circles round one centre before the rules.
         #expect(result.reading == StrokeReading(shape: .circle, rule: .concentricCircles))
     }
@@ -160,7 +160,7 @@ struct FixedClassifier: StrokeClassifying {
         }
         let drawing = [arc(1.75, 5.5), arc(0.7, 2.4), arc(0.6, -0.9), arc(0.75, 0.7, steps: 3)]
         let result = try add(drawing, to: &editor, as: FixedClassifier(circle: 0.99))
-        #expect(result.outcome.description == "state q1 made final", "\(result.outcome)")
+        #expect(result.description == "state q1 made final", "\(result)")
         #expect(result.reading?.shape == .circle)
     }
 
@@ -168,7 +168,7 @@ struct FixedClassifier: StrokeClassifying {
         var editor = twoStates()
         let arrow = Pen.arrow(left - SketchPoint(120, 0), left - SketchPoint(45, 0))
         let result = try add([arrow], to: &editor, as: FixedClassifier(arrow: 0.4, none: 0.6))
-        #expect(result.outcome.description == "initial arrow added: q0 is now initial")
+        #expect(result.description == "initial arrow added: q0 is now initial")
         #expect(result.reading?.rule == .arrowIntoState)
     }
 
@@ -176,7 +176,7 @@ struct FixedClassifier: StrokeClassifying {
         var editor = twoStates()
         let arrow = Pen.arrow(left - SketchPoint(120, 0), left - SketchPoint(45, 0))
         let result = try add([arrow], to: &editor, as: FixedClassifier(arrow: 0.1, cycle: 0.2, none: 0.7))
-        #expect(result.outcome.isRejected)
+        #expect(result.isRejected)
     }
 
     @Test func openStrokeClassifiedAsCycleLeavingItsStateIsATransitionWithFreeTip() throws {
@@ -184,7 +184,7 @@ struct FixedClassifier: StrokeClassifying {
         _ = editor.add(Pen.circle(left, radius), as: .circle)
         let arc = curvedArrow(left + SketchPoint(40, -10), left + SketchPoint(200, -20), bulge: 30)
         let result = try add([arc], to: &editor, as: FixedClassifier(cycle: 0.95, none: 0.05))
-        #expect(result.outcome.description.hasPrefix("transition added from q0; its tip is not near a state"))
+        #expect(result.description.hasPrefix("transition added from q0; its tip is not near a state"))
         #expect(result.reading?.rule == .strokeLeavingState)
     }
 

@@ -32,10 +32,10 @@ import Testing
     static func explain(_ lines: [IntendedLine], _ recognition: Recognition, wrong: [String]) -> String {
         var text = "wrong on " + wrong.prefix(4).map { "\"\($0)\"" }.joined(separator: ", ")
         for (intended, stroke) in zip(lines, recognition.strokes) {
-            let probabilities = stroke.classification.probabilities.sorted { $0.key < $1.key }
+            let probabilities = stroke.outcome.classification.probabilities.sorted { $0.key < $1.key }
                 .map { "\($0.key) \(Int(($0.value * 100).rounded()))" }.joined(separator: " ")
             let part = "\(stroke.isHead ? "head of " : "")symbol \(stroke.symbolIndex)"
-            text += "\n    #\(stroke.index) \(intended.intent) (\(part)): [\(probabilities)\(stroke.classification.isRejected ? " rejected" : "")] → \(stroke.outcome)"
+            text += "\n    #\(stroke.index) \(intended.intent) (\(part)): [\(probabilities)\(stroke.outcome.classification.isRejected ? " rejected" : "")] → \(stroke.outcome)"
         }
         return text
     }

@@ -115,7 +115,7 @@ struct RejectsGroupsClassifier: StrokeClassifying {
         _ = try editor.add(Hand.stroke([a + SketchPoint(32, 2), end + SketchPoint(0, 1)]))
         #expect(editor.sketch.transitions.count == 1)
         let outcome = try editor.add(Hand.head(at: end, from: a, size: 16))
-        #expect(outcome.outcome.isRejected)
+        #expect(outcome.isRejected)
         #expect(editor.sketch == editor.reading.sketch)
         #expect(editor.sketch.transitions.isEmpty, "\(editor.sketch.transitions)")
     }

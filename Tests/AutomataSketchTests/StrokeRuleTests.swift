@@ -95,7 +95,7 @@ import Testing
     @Test func arrowBetweenStatesConnectsThem() throws {
         var editor = twoStates()
         let outcome = editor.add(Pen.arrow(left + SketchPoint(45, 0), right - SketchPoint(45, 0)), as: .arrow, symbols: ["a", "b"])
-        #expect(outcome.description == "transition added and connected to q0 → q1")
+        #expect(outcome.description == "transition added and connected to q0 → q1 (symbols a, b)")
         let transition = try #require(editor.sketch.transitions.first)
         #expect(transition.symbols == ["a", "b"])
         #expect(transition.kind == .regular)
@@ -162,7 +162,7 @@ import Testing
     @Test func cycleBecomesSelfLoopOnNearestState() throws {
         var editor = twoStates()
         let outcome = editor.add(Pen.loop(right, radius), as: .cycle, symbols: ["0"])
-        #expect(outcome.description == "self-loop on q1")
+        #expect(outcome.description == "self-loop on q1 (symbols 0)")
         let loop = try #require(editor.sketch.transitions.first)
         #expect(loop.kind == .selfLoop && loop.from == loop.to)
         #expect(editor.sketch.automaton().moves[1]["0"] == [1])
@@ -202,8 +202,8 @@ import Testing
         let before = editor.sketch
         // Unknown to the classifier: rejected by it.
         let scribble = try editor.add(Pen.through([SketchPoint(0, 0), SketchPoint(10, 50), SketchPoint(20, 0)]))
-        #expect(scribble.outcome.isRejected)
-        #expect(scribble.outcome.description.contains("does not look like an arrow, a circle or a self-loop"))
+        #expect(scribble.isRejected)
+        #expect(scribble.description.contains("does not look like an arrow, a circle or a self-loop"))
         #expect(editor.sketch == before)
         #expect(editor.canUndo)  // the two states, not the rejection
         _ = editor.undo()

@@ -114,7 +114,7 @@ function showStatus(message, rejected, verdict) {
   if (verdict) {
     const percent = Math.round(verdict.confidence * 100);
     const seen = verdict.classifierRejected ? `no shape (closest: ${verdict.label} ${percent}%)` : `${verdict.label} ${percent}%`;
-    const rule = verdict.rule ? `, read as ${verdict.shape}: ${verdict.rule}` : "";
+    const rule = verdict.rule ? `, read as ${verdict.shape}: ${verdict.ruleDescription}` : "";
     text = `Stroke ${editor.automaton.strokesReceived}: ${seen}${rule} → ${message}`;
   }
   status.textContent = text;
