@@ -123,12 +123,21 @@ public struct DrawingOutcome: Hashable, Sendable, CustomStringConvertible {
         /// Nothing: a stray text.
         case nothing
 
+        /// "transition q0 → q1" (`?` for a free end), "self-loop on q1", "state q2", "nothing".
+        public var name: String {
+            switch self {
+            case let .transition(_, from, to): "transition \(from ?? "?") → \(to ?? "?")"
+            case let .selfLoop(_, state): "self-loop on \(state)"
+            case let .state(_, name): "state \(name)"
+            case .nothing: "nothing"
+            }
+        }
+
         /// "of transition q0 → q1", "of self-loop on q1", "naming state q2", "belonging to nothing".
         public var phrase: String {
             switch self {
-            case let .transition(_, from, to): "of transition \(from ?? "?") → \(to ?? "?")"
-            case let .selfLoop(_, state): "of self-loop on \(state)"
-            case let .state(_, name): "naming state \(name)"
+            case .transition, .selfLoop: "of " + name
+            case .state: "naming " + name
             case .nothing: "belonging to nothing"
             }
         }

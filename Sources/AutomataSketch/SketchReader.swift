@@ -46,11 +46,7 @@ public struct SketchReading: Sendable {
     /// What a label belongs to, as a person would say it: "transition q0 → q1",
     /// "self-loop on q1", "state q2", "nothing".
     public func describe(_ owner: LabelOwner) -> String {
-        switch owner {
-        case let .transition(id): return sketch.transition(id).map(sketch.describe) ?? "a transition"
-        case let .state(id): return "state " + (sketch.state(id)?.name ?? "?")
-        case .nothing: return "nothing"
-        }
+        sketch.target(of: owner).name
     }
 
     /// True when the ink stroke is handwriting (part of a label).
