@@ -145,7 +145,7 @@ import Testing
         var editor = SketchEditor()
         _ = editor.add(Pen.circle(left, radius), as: .circle)
         let arrow = editor.add(Pen.arrow(left + SketchPoint(45, 0), right - SketchPoint(45, 0)), as: .arrow, symbols: ["1"])
-        #expect(arrow.description.hasPrefix("transition added from q0; its tip is not near a state"))
+        #expect(arrow.description.hasPrefix("transition added from q0 (symbols 1); its tip is not near a state"))
         let circle = editor.add(Pen.circle(right, radius), as: .circle)
         #expect(circle.description == "state q1 added and connected to transition q0 → q1")
         #expect(editor.sketch.automaton().moves[0]["1"] == [1])
