@@ -286,10 +286,14 @@ public enum SketchReader {
             if sketch.joinsTwoStates(DrawingMeasures(shaftToHeadApex(group.drawing).nonEmptyOrOrigin), alongItsEnds: true) {
                 return .apply(.arrow, rule: label == .arrow ? nil : .strokeBetweenStates)
             }
-            // Likewise a loop on a state's rim with its head drawn apart is a self-loop.
-            if label != .arrow,
-                sketch.loopState(DrawingMeasures(group.drawing[0].nonEmptyOrOrigin), heads: Array(group.drawing.dropFirst().joined())) != nil
-            {
+            // Likewise a loop on a state's rim with its head drawn apart is a self-loop,
+            // whichever of the drawing's strokes is the loop: a loop drawn open (its ends far
+            // apart) counts as bent and can span less as a shaft than a straight head.
+            if label != .arrow, group.drawing.indices.contains(where: { loop in
+                sketch.loopState(
+                    DrawingMeasures(group.drawing[loop].nonEmptyOrOrigin),
+                    heads: group.drawing.indices.filter { $0 != loop }.flatMap { group.drawing[$0] }) != nil
+            }) {
                 return .apply(.cycle, rule: label == .cycle ? nil : .loopOnRim)
             }
         }

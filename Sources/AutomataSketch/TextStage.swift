@@ -124,8 +124,18 @@ enum TextFinder {
         let boxes = measures.map { LabelBox($0.points) }
         enum Kind { case shape, text }
         var kind = [Kind?](repeating: nil, count: pieces.count)
+        // A state's circles: those found, and a final state's other circle, but not a round
+        // letter written inside the state (the ring of a `Q`, an `o`): a circle too small to
+        // be a state's (under `stateMinimumRadius` R) and well inside the circle it shares a
+        // centre with (under `insideMaximumSize` of its radius) is text.
+        let radiusOf = Dictionary(states.circles.map { ($0.piece, $0.radius) }, uniquingKeysWith: max)
         let statePieces = Set(found.circles.map(\.piece)).union(pieces.indices.filter { piece in
-            found.circles.contains { states.statePiece[$0.piece] == states.statePiece[piece] }
+            found.circles.contains { circle in
+                states.statePiece[circle.piece] == states.statePiece[piece]
+                    && !(radiusOf[piece].map {
+                        $0 < parameters.stateMinimumRadius * scale && $0 < parameters.insideMaximumSize * circle.radius
+                    } ?? false)
+            }
         })
         // Names written inside a state whose centre lies in the circle's outer band: heads at
         // its rim, unless nothing connects there (decided once the connectors are known).

@@ -101,13 +101,6 @@ import TestSupport
         return try SketchReader.read(ink, classifier: classifier, cache: &cache).sketch
     }
 
-    /// Cases that fail for a reason outside the geometry, each with the reason.
-    /// `writer010_fa_005` is the one diagram the reader gets wrong (a final state and two
-    /// small states drawn shakily): one of its self-loops, with a head drawn apart,
-    /// sits on no state found; the CNN rejects it as drawn (19% self-loop) and accepts it
-    /// mirrored as a circle, so the mirrored reading has one state more.
-    static let knownIssues: Set<String> = ["writer010_fa_005.ndjson mirrored"]
-
     static let transforms: [Transform] = [
         mapped("scaled ×0.5", { $0 * 0.5 }, inverse: { $0 * 2 }),
         mapped("scaled ×2", { $0 * 2 }, inverse: { $0 * 0.5 }),
@@ -129,17 +122,10 @@ import TestSupport
             let want = Self.automaton(original, anchors: anchors, inverse: { $0 })
             let transformed = try Self.read(diagram.lines, transform.points, classifier: classifier)
             let got = Self.automaton(transformed, anchors: anchors, inverse: transform.inverse)
-            let check = {
-                #expect(got == want, """
-                    \(diagram.name) \(transform.name): \
-                    missing \(want.filter { !got.contains($0) }), extra \(got.filter { !want.contains($0) })
-                    """)
-            }
-            if Self.knownIssues.contains("\(diagram.name) \(transform.name)") {
-                withKnownIssue("read wrong in either orientation; see knownIssues", isIntermittent: true, check)
-            } else {
-                check()
-            }
+            #expect(got == want, """
+                \(diagram.name) \(transform.name): \
+                missing \(want.filter { !got.contains($0) }), extra \(got.filter { !want.contains($0) })
+                """)
         }
     }
 }
