@@ -24,8 +24,9 @@ public struct LabelStrokes: Hashable, Sendable {
 public enum HandwrittenLabels {
     /// Reads the labels of one diagram, given as the writer grouped them and with what each
     /// labels, as `SketchReader` reads the labels it found in the ink: a label of a
-    /// transition gives its symbols, a state's label is its name. Uses the bundled character
-    /// model; throws when it cannot be loaded.
+    /// transition gives its symbols (the reader gives none for an initial arrow's, which a
+    /// `LabelOwner` does not tell apart), a state's label is its name. Owners' ids are not
+    /// read. Uses the bundled character model; throws when it cannot be loaded.
     public static func read(_ labels: [LabelStrokes]) throws -> [HandwrittenLabel] {
         guard CharacterReading.model != nil else { throw CharacterReadingError.noModel }
         var ink: [InkStroke] = []
