@@ -83,13 +83,13 @@ import TestSupport
         }
     }
 
-    /// The whole ink of the real diagrams: every label the reader found, given back as its
-    /// strokes and owner, reads the same.
+    /// The whole ink of real diagrams (every third of fa-diagrams', to keep the suite quick):
+    /// every label the reader found, given back as its strokes and owner, reads the same.
     @Test func realDiagramsLabelsReadTheSameGivenGroupedAndAttached() throws {
         guard let inks = try SharedDataset.faDiagramsInk() else { return }
         let classifier = try ShapeClassifier.bundledDefault()
         var labels = 0
-        for url in inks {
+        for url in inks.enumerated().filter({ $0.offset % 3 == 0 }).map(\.element) {
             let ink = try SketchFile.read(contentsOf: url).enumerated().map { InkStroke(stroke: $1.strokes[0], drawing: $0) }
             var cache = ClassificationCache()
             let reading = try SketchReader.read(ink, classifier: classifier, cache: &cache)
@@ -98,6 +98,6 @@ import TestSupport
             #expect(again.map(\.text) == reading.labels.map(\.text), "\(url.lastPathComponent)")
             #expect(again.map(\.confidence) == reading.labels.map(\.confidence), "\(url.lastPathComponent)")
         }
-        #expect(labels > 100)
+        #expect(labels > 50)
     }
 }
