@@ -189,29 +189,18 @@ public enum SketchReader {
     }
 
     /// Stage 3's labels: the text strokes grouped, attached to the states and transitions of
-    /// `sketch`, and read with the diagram's context (`CharacterReading`).
+    /// `sketch`, and read with the diagram's context (`HandwrittenLabels.read`).
     static func readLabels(
         _ textStrokes: [Int], ink: [InkStroke], sketch: Sketch, circles: TextFinder.Circles, cache: inout ClassificationCache
     ) -> [HandwrittenLabel] {
         guard !textStrokes.isEmpty else { return [] }
         let groups = LabelGrouping.group(textStrokes, ink: ink, circles: circles)
         let owners = LabelAttachment.attach(groups, ink: ink, sketch: sketch, scale: circles.scale)
-        let isName = owners.map { if case .state = $0 { true } else { false } }
-        let characters = groups.indices.map { CharacterReading.characters(of: groups[$0], ink: ink, isName: isName[$0], cache: &cache) }
         // An initial arrow takes no symbols ("Start" written at it is text of its own).
         let takesSymbols = owners.map { owner in
             if case let .transition(id) = owner { sketch.transition(id).map { !$0.isInitialMarker } ?? false } else { false }
         }
-        let context = CharacterReading.context(
-            transitionLabels: characters.indices.filter { !isName[$0] }.map { characters[$0] },
-            stateNames: characters.indices.filter { isName[$0] }.map { characters[$0] })
-        return groups.indices.map { index in
-            let read = CharacterReading.read(characters[index], isName: isName[index], context: context)
-            return HandwrittenLabel(
-                strokes: groups[index], box: LabelBox(groups[index].flatMap { ink[$0].stroke.sketchPoints }),
-                text: read.text, symbols: takesSymbols[index] ? read.symbols : [], confidence: read.confidence,
-                alternatives: read.alternatives, owner: owners[index])
-        }
+        return HandwrittenLabels.read(groups, owners: owners, takesSymbols: takesSymbols, ink: ink, cache: &cache)
     }
 
     /// The reading of the shapes (indices into `shapeStrokes`) and the labels as one reading

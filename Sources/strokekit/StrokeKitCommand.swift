@@ -9,6 +9,6 @@ struct StrokeKitCommand: ParsableCommand {
             TrainCommand.self, EvaluateCommand.self, PredictCommand.self, InspectCommand.self,
             RasterizeCommand.self, SynthCommand.self, MontageCommand.self,
             RecognizeCommand.self, SimulateCommand.self, BenchCommand.self, ExportCommand.self, ServeCommand.self,
-            UnipenCommand.self,
+            UnipenCommand.self, ReadLabelsCommand.self,
         ])
 }
