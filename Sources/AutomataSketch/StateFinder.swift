@@ -98,19 +98,23 @@ enum StateFinder {
             return piece
         }
         let isLooselyRound = pieces.map { piece in piece.count == 1 && measures[piece[0]].isLooselyRound }
-        // The pairs nearest to one centre first (relative to the smaller circle), whatever order
-        // they were drawn in: a round letter written in a final state before its circles does
-        // not take the place of its second circle.
-        var pairs: [(a: Int, b: Int, offset: Double)] = []
+        // By place, whatever order they were drawn in: the pairs of two closed round strokes
+        // first, then those nearest to one centre (their offset in steps of `pathStep` of the
+        // smaller radius, the resolution a circle is measured at), then the innermost circle with
+        // the next one round it. A round letter written in a final state before its circles
+        // does not take the place of its second circle, and a third circle round a final state
+        // is the one left over.
+        var pairs: [(a: Int, b: Int, key: [Double])] = []
         for a in pieces.indices where isLooselyRound[a] {
             for b in pieces.indices where b > a && isLooselyRound[b] && (isRound[a] || isRound[b]) {
                 let (first, second) = (measures[pieces[a][0]], measures[pieces[b][0]])
                 guard concentric([first, second]) else { continue }
-                let offset = Geometry.distance(first.centroid, second.centroid) / min(first.meanRadius, second.meanRadius)
-                pairs.append((a, b, offset))
+                let radii = [first.meanRadius, second.meanRadius].sorted()
+                let offset = (Geometry.distance(first.centroid, second.centroid) / (radii[0] * parameters.shapes.pathStep)).rounded(.down)
+                pairs.append((a, b, [isRound[a] && isRound[b] ? 0 : 1, offset] + radii + [Double(a), Double(b)]))
             }
         }
-        pairs.sort { ($0.offset, $0.a, $0.b) < ($1.offset, $1.a, $1.b) }
+        pairs.sort { $0.key.lexicographicallyPrecedes($1.key) }
         for (a, b, _) in pairs where root(a) != root(b) {
             // Two circles at most: a third round a final state is a mistake the rules report.
             guard pieces.indices.filter({ root($0) == root(a) || root($0) == root(b) }).map({ pieces[$0].count }).reduce(0, +) == 2
