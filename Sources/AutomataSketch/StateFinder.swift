@@ -98,14 +98,28 @@ enum StateFinder {
             return piece
         }
         let isLooselyRound = pieces.map { piece in piece.count == 1 && measures[piece[0]].isLooselyRound }
+        // By place, whatever order they were drawn in: the pairs of two closed round strokes
+        // first, then those nearest to one centre (their offset in steps of `pathStep` of the
+        // smaller radius, the resolution a circle is measured at), then the innermost circle with
+        // the next one round it. A round letter written in a final state before its circles
+        // does not take the place of its second circle, and a third circle round a final state
+        // is the one left over.
+        var pairs: [(a: Int, b: Int, key: [Double])] = []
         for a in pieces.indices where isLooselyRound[a] {
-            for b in pieces.indices where b > a && isLooselyRound[b] && root(a) != root(b) && (isRound[a] || isRound[b]) {
-                // Two circles at most: a third round a final state is a mistake the rules report.
-                guard concentric([measures[pieces[a][0]], measures[pieces[b][0]]]),
-                    pieces.indices.filter({ root($0) == root(a) || root($0) == root(b) }).map({ pieces[$0].count }).reduce(0, +) == 2
-                else { continue }
-                statePiece[root(b)] = root(a)
+            for b in pieces.indices where b > a && isLooselyRound[b] && (isRound[a] || isRound[b]) {
+                let (first, second) = (measures[pieces[a][0]], measures[pieces[b][0]])
+                guard concentric([first, second]) else { continue }
+                let radii = [first.meanRadius, second.meanRadius].sorted()
+                let offset = (Geometry.distance(first.centroid, second.centroid) / (radii[0] * parameters.shapes.pathStep)).rounded(.down)
+                pairs.append((a, b, [isRound[a] && isRound[b] ? 0 : 1, offset] + radii + [Double(a), Double(b)]))
             }
+        }
+        pairs.sort { $0.key.lexicographicallyPrecedes($1.key) }
+        for (a, b, _) in pairs where root(a) != root(b) {
+            // Two circles at most: a third round a final state is a mistake the rules report.
+            guard pieces.indices.filter({ root($0) == root(a) || root($0) == root(b) }).map({ pieces[$0].count }).reduce(0, +) == 2
+            else { continue }
+            statePiece[root(b)] = root(a)
         }
         statePiece = pieces.indices.map(root)
 

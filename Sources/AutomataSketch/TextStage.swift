@@ -221,7 +221,11 @@ enum TextFinder {
 }
 
 /// Handwriting grouped into labels: the strokes written inside one state are its name; other
-/// text strokes written one after the other within `letterGap` R of each other are one label.
+/// text strokes on one line within `letterGap` R of each other, written one after the other,
+/// are one label, or within half that gap whenever they were written; a small stroke just under
+/// or over a label, within its width (a comma, a dot), is part of it. Only "one after the
+/// other" looks at time, never which came first: a label is written at once, whatever was drawn
+/// before or after it.
 enum LabelGrouping {
     /// Groups of ink indices (each in drawing order, groups in order of their first stroke).
     static func group(_ textStrokes: [Int], ink: [InkStroke], circles: TextFinder.Circles) -> [[Int]] {
@@ -247,19 +251,34 @@ enum LabelGrouping {
         }
         for a in textStrokes.indices {
             for b in textStrokes.indices where b > a {
+                // A state's name is what is written inside it, never across two states; a
+                // stroke outside joins it only overlapping it on its line.
                 if let state = insideOf[a], insideOf[b] == state {
                     join(a, b)
                     continue
                 }
-                // Never across two states; into a state's name only written right after it.
                 if let first = insideOf[a], let second = insideOf[b], first != second { continue }
-                // Written one after the other (no shape drawn between) and near: one label.
+                // Written one after the other (no shape drawn between) and near: one label, on
+                // one line (their heights overlap).
                 let consecutive = textStrokes[b] - textStrokes[a] == b - a && b - a <= 2
-                let reach = (consecutive ? 1 : insideOf[a] != nil || insideOf[b] != nil ? 0 : 0.5) * parameters.letterGap * scale
-                // Strokes written apart in time join only on one line (their heights overlap).
+                let reach = (insideOf[a] != nil || insideOf[b] != nil ? 0 : consecutive ? 1 : 0.5) * parameters.letterGap * scale
                 let shared = min(boxes[a].maxY, boxes[b].maxY) - max(boxes[a].minY, boxes[b].minY)
-                if boxes[a].gap(to: boxes[b]) <= reach && (consecutive || shared >= 0) { join(a, b) }
+                if boxes[a].gap(to: boxes[b]) <= reach && shared >= 0 { join(a, b) }
             }
+        }
+        // A stroke left alone just under or over a label of two strokes or more, its centre
+        // within the label's width and smaller than its line (a comma, a dot), joins it.
+        var members: [Int: [Int]] = [:]
+        for index in textStrokes.indices { members[root(index), default: []].append(index) }
+        let labels = members.filter { $0.value.count > 1 && insideOf[$0.key] == nil }
+            .mapValues { strokes in strokes.dropFirst().reduce(boxes[strokes[0]]) { $0.union(boxes[$1]) } }
+        let separatorReach = 0.5 * parameters.letterGap * scale
+        for index in textStrokes.indices where insideOf[index] == nil && members[index]?.count == 1 {
+            let box = boxes[index]
+            let host = labels.filter { _, label in
+                (label.minX...label.maxX).contains(box.center.x) && box.height < label.height && box.gap(to: label) <= separatorReach
+            }.min { ($0.value.gap(to: box), $0.key) < ($1.value.gap(to: box), $1.key) }
+            if let host { join(index, host.key) }
         }
         var groups: [Int: [Int]] = [:]
         for index in textStrokes.indices { groups[root(index), default: []].append(textStrokes[index]) }
