@@ -57,6 +57,6 @@ import Testing
         let reading = try SketchReader.read(ink, classifier: classifier, cache: &cache)
         let stateA = try #require(reading.sketch.states.first { Geometry.distance($0.center, a) < 5 })
         #expect(reading.sketch.transitions.contains { $0.kind == .selfLoop && $0.from == stateA.id })
-        #expect(reading.symbols[reading.symbolOfStroke[4]].reading == StrokeReading(shape: .cycle, rule: .loopOnRim))
+        #expect(reading.symbols[reading.symbolOfStroke[4]].outcome.reading == StrokeReading(shape: .cycle, rule: .loopOnRim))
     }
 }
