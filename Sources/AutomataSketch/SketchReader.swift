@@ -219,16 +219,13 @@ public enum SketchReader {
         let groups = LabelGrouping.group(textStrokes, ink: ink, circles: circles)
         let owners = LabelAttachment.attach(groups, ink: ink, sketch: sketch, scale: circles.scale)
         let isName = owners.map { if case .state = $0 { true } else { false } }
-        let characters = groups.indices.map { CharacterReading.characters(of: groups[$0], ink: ink, isName: isName[$0], cache: &cache) }
+        let readings = CharacterReading.read(labels: groups, isName: isName, ink: ink, cache: &cache)
         // An initial arrow takes no symbols ("Start" written at it is text of its own).
         let takesSymbols = owners.map { owner in
             if case let .transition(id) = owner { sketch.transition(id).map { !$0.isInitialMarker } ?? false } else { false }
         }
-        let context = CharacterReading.context(
-            transitionLabels: characters.indices.filter { !isName[$0] }.map { characters[$0] },
-            stateNames: characters.indices.filter { isName[$0] }.map { characters[$0] })
         return groups.indices.map { index in
-            let read = CharacterReading.read(characters[index], isName: isName[index], context: context)
+            let read = readings[index]
             return HandwrittenLabel(
                 strokes: groups[index], box: LabelBox(groups[index].flatMap { ink[$0].stroke.sketchPoints }),
                 text: read.text, symbols: takesSymbols[index] ? read.symbols : [], confidence: read.confidence,
