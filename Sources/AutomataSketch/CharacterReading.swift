@@ -38,17 +38,22 @@ enum CharacterReading {
 
     /// The one function through which a diagram's labels are read: each label's strokes (ink
     /// indices), whether it is a state's name, the ink, and the cache of the character model's
-    /// answers. Transition labels are cut into characters by geometry and read within the
-    /// diagram's alphabet (`context`, `read`); state names are read by recognition under the
-    /// diagram's own name grammar (`NameReading`).
+    /// answers. The diagram's alphabet is learnt from its transition labels cut by geometry
+    /// (`characters(of:ink:cache:)`, `context`); then every label is read by recognition, each
+    /// segmentation of its strokes (`segmentations`) read under a small grammar: a transition's
+    /// symbols of the alphabet and separators (`readSymbols`), a state's name under the name
+    /// grammar of the diagram (`NameReading`).
     static func read(labels: [[Int]], isName: [Bool], ink: [InkStroke], cache: inout ClassificationCache) -> [Reading] {
         let transitionLabels = labels.indices.filter { !isName[$0] }
         let characters = transitionLabels.map { Self.characters(of: labels[$0], ink: ink, cache: &cache) }
         let context = Self.context(transitionLabels: characters)
         let nameLabels = labels.indices.filter { isName[$0] }
-        let names = NameReading.read(nameLabels.map { NameReading.segmentations(of: labels[$0], ink: ink, cache: &cache) })
+        let names = NameReading.read(nameLabels.map { CharacterReading.segmentations(of: labels[$0], ink: ink, cache: &cache) })
         var readings = [Reading?](repeating: nil, count: labels.count)
-        for (position, index) in transitionLabels.enumerated() { readings[index] = Self.read(characters[position], context: context) }
+        for (position, index) in transitionLabels.enumerated() {
+            readings[index] = readSymbols(segmentations(of: labels[index], ink: ink, cache: &cache), context: context)
+                ?? Self.read(characters[position], context: context)
+        }
         for (position, index) in nameLabels.enumerated() { readings[index] = names[position] }
         return readings.map { $0! }
     }
@@ -89,6 +94,60 @@ enum CharacterReading {
             characters.append(([stroke], box))
         }
         return characters.map { $0.strokes.sorted() }
+    }
+
+    /// The largest number of strokes whose every segmentation is read; a label of more strokes
+    /// is cut by geometry alone (`CharacterReading.segment`).
+    static let maximumStrokes = 9
+    /// The most strokes one character is made of.
+    static let maximumCharacterStrokes = 3
+
+    /// The ways to cut a label's strokes into characters, each character classified: strokes
+    /// cut in drawing order into runs of one to `maximumCharacterStrokes`, a run of several only
+    /// when each of its strokes overlaps the others' width by `characterOverlap` of the
+    /// narrower; the characters of each segmentation left to right.
+    static func segmentations(of strokes: [Int], ink: [InkStroke], cache: inout ClassificationCache) -> [[Character]] {
+        let strokes = strokes.sorted()
+        let boxes = strokes.map { LabelBox(ink[$0].stroke.sketchPoints) }
+        let line = boxes.dropFirst().reduce(boxes[0]) { $0.union($1) }
+        let pad = 0.05 * line.height
+        func overlapping(_ run: Range<Int>) -> Bool {
+            run.allSatisfy { index in
+                let others = run.filter { $0 != index }.map { boxes[$0] }
+                let rest = others.dropFirst().reduce(others[0]) { $0.union($1) }
+                let shared = min(boxes[index].maxX, rest.maxX) - max(boxes[index].minX, rest.minX) + 2 * pad
+                return shared >= tuned.text.characterOverlap * (min(boxes[index].width, rest.width) + 2 * pad)
+            }
+        }
+        if strokes.count > maximumStrokes {
+            let parts = segment(strokes, ink: ink, keepingLowStrokesApart: false)
+            return [parts.map { character($0, ink: ink, cache: &cache) }]
+        }
+        // Each possible character made and classified once: a segmentation is a list of them.
+        var characters: [Range<Int>: Character] = [:]
+        for start in strokes.indices {
+            for length in 1...maximumCharacterStrokes where start + length <= strokes.count {
+                let run = start..<(start + length)
+                if length == 1 || overlapping(run) { characters[run] = character(Array(strokes[run]), ink: ink, cache: &cache) }
+            }
+        }
+        var cuts: [[Character]] = []
+        func extend(_ start: Int, _ made: [Character]) {
+            if start == strokes.count {
+                return cuts.append(made.sorted { ($0.box.center.x, $0.strokes[0]) < ($1.box.center.x, $1.strokes[0]) })
+            }
+            for length in 1...maximumCharacterStrokes {
+                if let next = characters[start..<(start + length)] { extend(start + length, made + [next]) }
+            }
+        }
+        extend(0, [])
+        return cuts
+    }
+
+    static func character(_ strokes: [Int], ink: [InkStroke], cache: inout ClassificationCache) -> Character {
+        Character(
+            strokes: strokes, box: LabelBox(strokes.flatMap { ink[$0].stroke.sketchPoints }),
+            classification: cache.character(strokes.map { ink[$0].stroke }), separator: nil)
     }
 
     /// The characters of a transition's label, each classified (nil without a model), and
@@ -193,6 +252,53 @@ enum CharacterReading {
         }
         alternatives.sort { ($0.confidence, $1.text) > ($1.confidence, $0.text) }
         return Reading(text: text, symbols: symbols(of: text), confidence: confidence, alternatives: Array(alternatives.prefix(3)))
+    }
+
+    /// A transition's label read by recognition: of every segmentation, the reading of the
+    /// grammar symbol (separator+ symbol)* (symbols following each other only where the
+    /// diagram's symbols are not all single characters) with the highest probability: each
+    /// symbol character scored by the model's probability times its share of the diagram's
+    /// alphabet to the power `alphabetPrior`, each separator by the model's probability of `,`
+    /// `+` or `.`. Every character costs its own probability, so cutting a stroke in two never
+    /// wins for free. Nil when no segmentation is read (no model) or none fits the grammar.
+    static func readSymbols(_ segmentations: [[Character]], context: Context) -> Reading? {
+        let prior = Double(tuned.text.alphabetPrior)
+        let marks = [",", "+", "."]
+        var readings: [(text: String, score: Double)] = []
+        for segmentation in segmentations {
+            let read = segmentation.compactMap(\.classification)
+            guard read.count == segmentation.count, !read.isEmpty else { continue }
+            // Best reading so far that ends with a separator (or at the start), and with a symbol.
+            var afterSeparator: (text: String, score: Double)? = ("", 0), afterSymbol: (text: String, score: Double)?
+            for classification in read {
+                var nextSeparator: (text: String, score: Double)?, nextSymbol: (text: String, score: Double)?
+                func keep(_ candidate: (text: String, score: Double), in slot: inout (text: String, score: Double)?) {
+                    if slot == nil || candidate.score > slot!.score { slot = candidate }
+                }
+                let symbol = NameReading.best(context.transitionCharacters.map { label in
+                    let share = prior == 0 ? 1 : pow(Double(context.alphabet[label] ?? 0), prior)
+                    return (label, NameReading.logProbability(Float(Double(classification.probabilities[label] ?? 0) * share)))
+                })
+                let mark = NameReading.best(marks.map { ($0, Double(classification.probabilities[$0] ?? 0)) }).0
+                let separator = NameReading.logProbability(marks.reduce(0) { $0 + (classification.probabilities[$1] ?? 0) })
+                if let before = afterSeparator { keep((before.text + symbol.0, before.score + symbol.1), in: &nextSymbol) }
+                if let before = afterSymbol {
+                    if !context.singleCharacterSymbols { keep((before.text + symbol.0, before.score + symbol.1), in: &nextSymbol) }
+                    keep((before.text + mark, before.score + separator), in: &nextSeparator)
+                }
+                if let before = afterSeparator, !before.text.isEmpty { keep((before.text + mark, before.score + separator), in: &nextSeparator) }
+                (afterSeparator, afterSymbol) = (nextSeparator, nextSymbol)
+            }
+            if let reading = afterSymbol { readings.append(reading) }
+        }
+        readings.sort { ($0.score, $1.text) > ($1.score, $0.text) }
+        guard let top = readings.first else { return nil }
+        let total = readings.reduce(0) { $0 + exp($1.score - top.score) }
+        var alternatives: [LabelAlternative] = [], seen: Set<String> = [top.text]
+        for reading in readings.dropFirst() where alternatives.count < 3 && seen.insert(reading.text).inserted {
+            alternatives.append(LabelAlternative(text: reading.text, confidence: Float(exp(reading.score - top.score) / total)))
+        }
+        return Reading(text: top.text, symbols: symbols(of: top.text), confidence: Float(1 / total), alternatives: alternatives)
     }
 
     /// A label's text split at its separators into the symbols it gives a transition.

@@ -58,53 +58,6 @@ enum NameReading {
         var characters: [Character]
     }
 
-    /// The largest number of strokes whose every segmentation is read; a name of more strokes
-    /// is cut by geometry alone (`CharacterReading.segment`).
-    static let maximumStrokes = 9
-    /// The most strokes one character is made of.
-    static let maximumCharacterStrokes = 3
-
-    /// The ways to cut a name's strokes into characters, each character classified: strokes
-    /// cut in drawing order into runs of one to `maximumCharacterStrokes`, a run of several only
-    /// when each of its strokes overlaps the others' width by `characterOverlap` of the
-    /// narrower; the characters of each segmentation left to right.
-    static func segmentations(of strokes: [Int], ink: [InkStroke], cache: inout ClassificationCache) -> [[Character]] {
-        let strokes = strokes.sorted()
-        let boxes = strokes.map { LabelBox(ink[$0].stroke.sketchPoints) }
-        let line = boxes.dropFirst().reduce(boxes[0]) { $0.union($1) }
-        let pad = 0.05 * line.height
-        func overlapping(_ run: Range<Int>) -> Bool {
-            run.allSatisfy { index in
-                let others = run.filter { $0 != index }.map { boxes[$0] }
-                let rest = others.dropFirst().reduce(others[0]) { $0.union($1) }
-                let shared = min(boxes[index].maxX, rest.maxX) - max(boxes[index].minX, rest.minX) + 2 * pad
-                return shared >= tuned.text.characterOverlap * (min(boxes[index].width, rest.width) + 2 * pad)
-            }
-        }
-        var cuts: [[Range<Int>]] = []
-        if strokes.count > maximumStrokes {
-            let parts = CharacterReading.segment(strokes, ink: ink, keepingLowStrokesApart: false)
-            return [parts.map { character($0, ink: ink, cache: &cache) }]
-        }
-        func extend(_ start: Int, _ runs: [Range<Int>]) {
-            if start == strokes.count { return cuts.append(runs) }
-            for length in 1...maximumCharacterStrokes where start + length <= strokes.count {
-                let run = start..<(start + length)
-                if length == 1 || overlapping(run) { extend(run.upperBound, runs + [run]) }
-            }
-        }
-        extend(0, [])
-        return cuts.map { runs in
-            runs.map { character(Array(strokes[$0]), ink: ink, cache: &cache) }.sorted { ($0.box.center.x, $0.strokes[0]) < ($1.box.center.x, $1.strokes[0]) }
-        }
-    }
-
-    static func character(_ strokes: [Int], ink: [InkStroke], cache: inout ClassificationCache) -> Character {
-        Character(
-            strokes: strokes, box: LabelBox(strokes.flatMap { ink[$0].stroke.sketchPoints }),
-            classification: cache.character(strokes.map { ink[$0].stroke }), separator: nil)
-    }
-
     static func logProbability(_ probability: Float) -> Double { log(max(Double(probability), 1e-6)) }
 
     /// A letter's probability whatever its case: a name's letters take the diagram's case.
@@ -244,7 +197,7 @@ enum NameReading {
         return learnt
     }
 
-    /// The names of one diagram read, each given as its segmentations (`segmentations`).
+    /// The names of one diagram read, each given as its segmentations (`CharacterReading.segmentations`).
     static func read(_ names: [[[Character]]]) -> [CharacterReading.Reading] {
         var context = Context.uninformed
         for _ in 0..<2 { context = learn(names, context: context) }

@@ -66,9 +66,9 @@ import Testing
         func ink(_ strokes: [Stroke]) -> [InkStroke] { strokes.enumerated().map { InkStroke(stroke: $1, drawing: $0) } }
         var cache = ClassificationCache()
         let apart = ink([HandwrittenLabelTests.zero(SketchPoint(0, 0)), HandwrittenLabelTests.one(SketchPoint(20, 0))])
-        #expect(NameReading.segmentations(of: [0, 1], ink: apart, cache: &cache).map { $0.map(\.strokes) } == [[[0], [1]]])
+        #expect(CharacterReading.segmentations(of: [0, 1], ink: apart, cache: &cache).map { $0.map(\.strokes) } == [[[0], [1]]])
         let crossing = ink([Stroke([(0, 8), (16, 8)]), Stroke([(8, 0), (8, 16)])])
-        let cuts = Set(NameReading.segmentations(of: [0, 1], ink: crossing, cache: &cache).map { $0.map(\.strokes) })
+        let cuts = Set(CharacterReading.segmentations(of: [0, 1], ink: crossing, cache: &cache).map { $0.map(\.strokes) })
         #expect(cuts == [[[0, 1]], [[0], [1]]])
     }
 }
