@@ -326,10 +326,10 @@ import TestSupport
             print("\(half) half: strokes text/shape \(n[0])/\(n[1]); labels grouped \(n[2])/\(n[3]); transition labels' symbols \(n[4])/\(n[5]); names \(n[6])/\(n[7])")
         }
         #expect(total == 1114 && labels == 290)
-        // Floors a little under the figures reached (text/shape 0.981, transition labels 0.94,
-        // names 0.76): a change that loses more fails here.
+        // Floors a little under the figures reached (text/shape 0.981, transition labels 0.945,
+        // names 0.81): a change that loses more fails here.
         #expect(Double(right) >= 0.97 * Double(total), "strokes decided text or shape right: \(right)/\(total)")
         #expect(Double(symbolsRead) >= 0.92 * Double(transitionLabels), "transition labels read: \(symbolsRead)/\(transitionLabels)")
-        #expect(Double(namesRead) >= 0.72 * Double(names), "state names read: \(namesRead)/\(names)")
+        #expect(Double(namesRead) >= 0.78 * Double(names), "state names read: \(namesRead)/\(names)")
     }
 }

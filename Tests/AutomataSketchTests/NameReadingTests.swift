@@ -60,6 +60,22 @@ import Testing
         #expect(NameReading.read([[q2f], [q1]]).map(\.text) == ["{q2,f}", "{q1}"])
     }
 
+    @Test func aTransitionsLabelIsReadOnItsBestCut() {
+        // `0+1` whose bar lies low: cut by geometry, the bar is a comma and the upright a `1`
+        // (`0,11`, two symbols side by side where the diagram's symbols are single characters);
+        // read on every cut, the `+` of both strokes wins.
+        let zero = Self.character(["0": 0.8, "o": 0.2], x: 0, strokes: [0]), one = Self.character(["1": 0.9, "l": 0.1], x: 36, strokes: [3])
+        let bar = Self.character([",": 0.4, "1": 0.3, ".": 0.3], x: 12, strokes: [1])
+        let upright = Self.character(["1": 0.8, "l": 0.1, "+": 0.1], x: 14, strokes: [2])
+        let plus = Self.character(["+": 0.9, "t": 0.1], x: 13, strokes: [1, 2])
+        var context = CharacterReading.Context()
+        context.singleCharacterSymbols = true
+        context.alphabet = Dictionary(uniqueKeysWithValues: CharacterReading.digits.map { ($0, 0.1) })
+        let reading = CharacterReading.readSymbols([[zero, bar, upright, one], [zero, plus, one]], context: context)
+        #expect(reading?.text == "0+1" && reading?.symbols == ["0", "1"])
+        #expect(CharacterReading.readSymbols([[zero, bar, upright, one]], context: context)?.text != "0+1")
+    }
+
     @Test func strokesSideBySideAreNeverOneCharacter() {
         // Two strokes side by side are cut apart in every segmentation; two crossing strokes (a
         // `+`, an `X`) are read both together and apart.
