@@ -265,22 +265,27 @@ enum CharacterReading {
         let prior = Double(tuned.text.alphabetPrior)
         let marks = [",", "+", "."]
         var readings: [(text: String, score: Double)] = []
+        // Each character's best symbol, its likeliest mark and its probability of being one, once.
+        var scores: [[Int]: (symbol: (String, Double), mark: String, separator: Double)] = [:]
         for segmentation in segmentations {
             let read = segmentation.compactMap(\.classification)
             guard read.count == segmentation.count, !read.isEmpty else { continue }
             // Best reading so far that ends with a separator (or at the start), and with a symbol.
             var afterSeparator: (text: String, score: Double)? = ("", 0), afterSymbol: (text: String, score: Double)?
-            for classification in read {
+            for (character, classification) in zip(segmentation, read) {
                 var nextSeparator: (text: String, score: Double)?, nextSymbol: (text: String, score: Double)?
                 func keep(_ candidate: (text: String, score: Double), in slot: inout (text: String, score: Double)?) {
                     if slot == nil || candidate.score > slot!.score { slot = candidate }
                 }
-                let symbol = NameReading.best(context.transitionCharacters.map { label in
-                    let share = prior == 0 ? 1 : pow(Double(context.alphabet[label] ?? 0), prior)
-                    return (label, NameReading.logProbability(Float(Double(classification.probabilities[label] ?? 0) * share)))
-                })
-                let mark = NameReading.best(marks.map { ($0, Double(classification.probabilities[$0] ?? 0)) }).0
-                let separator = NameReading.logProbability(marks.reduce(0) { $0 + (classification.probabilities[$1] ?? 0) })
+                let known = scores[character.strokes] ?? (
+                    symbol: NameReading.best(context.transitionCharacters.map { label in
+                        let share = prior == 0 ? 1 : pow(Double(context.alphabet[label] ?? 0), prior)
+                        return (label, NameReading.logProbability(Float(Double(classification.probabilities[label] ?? 0) * share)))
+                    }),
+                    mark: NameReading.best(marks.map { ($0, Double(classification.probabilities[$0] ?? 0)) }).0,
+                    separator: NameReading.logProbability(marks.reduce(0) { $0 + (classification.probabilities[$1] ?? 0) }))
+                scores[character.strokes] = known
+                let (symbol, mark, separator) = known
                 if let before = afterSeparator { keep((before.text + symbol.0, before.score + symbol.1), in: &nextSymbol) }
                 if let before = afterSymbol {
                     if !context.singleCharacterSymbols { keep((before.text + symbol.0, before.score + symbol.1), in: &nextSymbol) }

@@ -74,41 +74,51 @@ enum NameReading {
     }
 
     /// The best reading of one segmentation in each form it can take, with the form's prior.
-    static func candidates(_ characters: [Character], context: Context) -> [Candidate] {
+    /// One character's best reading in each place of a form, under one context.
+    struct Scores {
+        var letter: (String, Double)
+        var initial: (String, Double)
+        var digit: (String, Double)
+        var roman: (String, Double)
+
+        init(_ classification: Classification, context: Context) {
+            func letter(among letters: [String]) -> (String, Double) {
+                let (letter, score) = best(letters.map { ($0, logProbability(letterProbability($0, in: classification))) })
+                return (context.capitals ? letter.uppercased() : letter, score)
+            }
+            self.letter = letter(among: CharacterReading.lowercase)
+            initial = best(CharacterReading.lowercase.filter { (context.initials[$0] ?? 0) > 0 }.map { initial in
+                let (text, score) = letter(among: [initial])
+                return (text, score + log(context.initials[initial]!))
+            })
+            digit = best(CharacterReading.digits.map { ($0, logProbability(classification.probabilities[$0] ?? 0)) })
+            roman = best(romanDigits.map { ($0.digit, logProbability($0.classes.reduce(0) { $0 + (classification.probabilities[$1] ?? 0) })) })
+        }
+    }
+
+    /// The best reading of one segmentation in each form it can take, with the form's prior;
+    /// `scores` holds each character's (by its strokes) once worked out under `context`.
+    static func candidates(_ characters: [Character], context: Context, scores: inout [[Int]: Scores]) -> [Candidate] {
         let read = characters.compactMap(\.classification)
         guard read.count == characters.count, !read.isEmpty else { return [] }
         var result: [Candidate] = []
         func add(_ form: Form, _ text: String, _ score: Double) {
             result.append(Candidate(text: text, form: form, score: score + log(context.forms[form] ?? 0), characters: characters))
         }
-        func letter(_ classification: Classification, among letters: [String]) -> (String, Double) {
-            let (letter, score) = best(letters.map { ($0, logProbability(letterProbability($0, in: classification))) })
-            return (context.capitals ? letter.uppercased() : letter, score)
-        }
-        func digit(_ classification: Classification) -> (String, Double) {
-            best(CharacterReading.digits.map { ($0, logProbability(classification.probabilities[$0] ?? 0)) })
+        let each = characters.indices.map { index in
+            if let known = scores[characters[index].strokes] { return known }
+            let made = Scores(read[index], context: context)
+            scores[characters[index].strokes] = made
+            return made
         }
         if read.count == 1 {
-            let (text, score) = letter(read[0], among: CharacterReading.lowercase)
-            add(.letter, text, score)
+            add(.letter, each[0].letter.0, each[0].letter.1)
         } else {
-            let initials = CharacterReading.lowercase.filter { (context.initials[$0] ?? 0) > 0 }
-            var (text, score) = best(initials.map { initial in
-                let (text, score) = letter(read[0], among: [initial])
-                return (text, score + log(context.initials[initial]!))
-            })
-            for classification in read.dropFirst() {
-                let (next, nextScore) = digit(classification)
-                text += next
-                score += nextScore
-            }
-            add(.letterDigits, text, score)
+            let rest = each.dropFirst()
+            add(.letterDigits, each[0].initial.0 + rest.map(\.digit.0).joined(), each[0].initial.1 + rest.map(\.digit.1).reduce(0, +))
         }
         if read.count <= 4 {
-            let digits = read.map { classification in
-                best(romanDigits.map { ($0.digit, logProbability($0.classes.reduce(0) { $0 + (classification.probabilities[$1] ?? 0) })) })
-            }
-            add(.roman, digits.map(\.0).joined(), digits.map(\.1).reduce(0, +))
+            add(.roman, each.map(\.roman.0).joined(), each.map(\.roman.1).reduce(0, +))
         }
         if read.count >= 3, let inner = bracedNames(read.dropFirst().dropLast()) {
             let braces = logProbability(read[0].probabilities["{"] ?? 0) + logProbability(read[read.count - 1].probabilities["}"] ?? 0)
@@ -147,7 +157,8 @@ enum NameReading {
 
     /// Every reading of every segmentation of one name, best first.
     static func ranked(_ segmentations: [[Character]], context: Context) -> [Candidate] {
-        segmentations.flatMap { candidates($0, context: context) }.sorted { ($0.score, $1.text) > ($1.score, $0.text) }
+        var scores: [[Int]: Scores] = [:]
+        return segmentations.flatMap { candidates($0, context: context, scores: &scores) }.sorted { ($0.score, $1.text) > ($1.score, $0.text) }
     }
 
     /// What the diagram's names share, learnt from their readings under `context`: each form's
