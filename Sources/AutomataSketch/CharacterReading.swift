@@ -2,12 +2,12 @@ import Foundation
 import StrokeImage
 import StrokeKit
 
-/// Reading handwritten labels: characters segmented, each classified by the character model
-/// (through `readCharacter`, the one call of it), separators decided by geometry, and each
-/// character chosen within what the diagram's own evidence allows (its transitions' alphabet
-/// digits or letters by a vote over all its transition labels; a state name a letter then
-/// digits or letters, by a vote over all its state names). Nothing is read that nobody wrote:
-/// every character comes from ink.
+/// Reading handwritten labels: a transition's label cut into characters by geometry, each
+/// classified by the character model (through `readCharacter`, the one call of it), separators
+/// decided by geometry, and each symbol chosen within the diagram's alphabet (digits or
+/// letters by a vote over all its transition labels); a state's name read by recognition under
+/// the diagram's name grammar (`NameReading`). `read(labels:isName:ink:cache:)` reads a
+/// diagram's labels. Nothing is read that nobody wrote: every character comes from ink.
 enum CharacterReading {
     /// The bundled character model (UNIPEN), loaded once; nil when it cannot be loaded.
     static let model: ShapeClassifier? = try? ShapeClassifier.bundledLabels()
@@ -24,21 +24,39 @@ enum CharacterReading {
     static let lowercase = "abcdefghijklmnopqrstuvwxyz".map(String.init)
     static let uppercase = "ABCDEFGHIJKLMNOPQRSTUVWXYZ".map(String.init)
     static let separators: Set<String> = [",", "+", ".", ";"]
-    /// Letters whose capital is the small letter drawn bigger: in a character's own box the
-    /// model cannot tell them apart, so their case is the diagram's (or a capital's, by default).
-    static let caseLookalikes: Set<String> = ["c", "o", "s", "u", "v", "w", "x", "z", "C", "O", "S", "U", "V", "W", "X", "Z"]
-
-    /// The model's probability of `label` as a state name's letter: with its other case's
-    /// added for letters whose two cases look alike.
-    static func nameLetterProbability(_ label: String, in classification: Classification) -> Float? {
-        guard let own = classification.probabilities[label] else { return nil }
-        guard caseLookalikes.contains(label) else { return own }
-        let other = label == label.lowercased() ? label.uppercased() : label.lowercased()
-        return own + (classification.probabilities[other] ?? 0)
-    }
     /// Digits and the letters that look like them (`0` `o` `O`, `1` `l` `I`), and the other letters.
     static let digitLike = digits + ["o", "O", "l", "I", "i", "j", "D"]
     static let otherLetters = (lowercase + uppercase).filter { !digitLike.contains($0) }
+
+    /// A label read: its text, the symbols it gives a transition, how sure, and the next readings.
+    struct Reading: Equatable {
+        var text: String
+        var symbols: [String]
+        var confidence: Float
+        var alternatives: [LabelAlternative]
+    }
+
+    /// The one function through which a diagram's labels are read: each label's strokes (ink
+    /// indices), whether it is a state's name, the ink, and the cache of the character model's
+    /// answers. The diagram's alphabet is learnt from its transition labels cut by geometry
+    /// (`characters(of:ink:cache:)`, `context`); then every label is read by recognition, each
+    /// segmentation of its strokes (`segmentations`) read under a small grammar: a transition's
+    /// symbols of the alphabet and separators (`readSymbols`), a state's name under the name
+    /// grammar of the diagram (`NameReading`).
+    static func read(labels: [[Int]], isName: [Bool], ink: [InkStroke], cache: inout ClassificationCache) -> [Reading] {
+        let transitionLabels = labels.indices.filter { !isName[$0] }
+        let characters = transitionLabels.map { Self.characters(of: labels[$0], ink: ink, cache: &cache) }
+        let context = Self.context(transitionLabels: characters)
+        let nameLabels = labels.indices.filter { isName[$0] }
+        let names = NameReading.read(nameLabels.map { CharacterReading.segmentations(of: labels[$0], ink: ink, cache: &cache) })
+        var readings = [Reading?](repeating: nil, count: labels.count)
+        for (position, index) in transitionLabels.enumerated() {
+            readings[index] = readSymbols(segmentations(of: labels[index], ink: ink, cache: &cache), context: context)
+                ?? Self.read(characters[position], context: context)
+        }
+        for (position, index) in nameLabels.enumerated() { readings[index] = names[position] }
+        return readings.map { $0! }
+    }
 
     /// One character of a label: its strokes (ink indices), box, the model's answer, and
     /// whether geometry makes it a separator.
@@ -78,29 +96,80 @@ enum CharacterReading {
         return characters.map { $0.strokes.sorted() }
     }
 
-    /// The characters of a label, each classified (nil without a model), and separators
-    /// decided by geometry: a character between two others that is small (at most
+    /// The largest number of strokes whose every segmentation is read; a label of more strokes
+    /// is cut by geometry alone (`CharacterReading.segment`).
+    static let maximumStrokes = 9
+    /// The most strokes one character is made of.
+    static let maximumCharacterStrokes = 3
+
+    /// The ways to cut a label's strokes into characters, each character classified: strokes
+    /// cut in drawing order into runs of one to `maximumCharacterStrokes`, a run of several only
+    /// when each of its strokes overlaps the others' width by `characterOverlap` of the
+    /// narrower; the characters of each segmentation left to right.
+    static func segmentations(of strokes: [Int], ink: [InkStroke], cache: inout ClassificationCache) -> [[Character]] {
+        let strokes = strokes.sorted()
+        let boxes = strokes.map { LabelBox(ink[$0].stroke.sketchPoints) }
+        let line = boxes.dropFirst().reduce(boxes[0]) { $0.union($1) }
+        let pad = 0.05 * line.height
+        func overlapping(_ run: Range<Int>) -> Bool {
+            run.allSatisfy { index in
+                let others = run.filter { $0 != index }.map { boxes[$0] }
+                let rest = others.dropFirst().reduce(others[0]) { $0.union($1) }
+                let shared = min(boxes[index].maxX, rest.maxX) - max(boxes[index].minX, rest.minX) + 2 * pad
+                return shared >= tuned.text.characterOverlap * (min(boxes[index].width, rest.width) + 2 * pad)
+            }
+        }
+        if strokes.count > maximumStrokes {
+            let parts = segment(strokes, ink: ink, keepingLowStrokesApart: false)
+            return [parts.map { character($0, ink: ink, cache: &cache) }]
+        }
+        // Each possible character made and classified once: a segmentation is a list of them.
+        var characters: [Range<Int>: Character] = [:]
+        for start in strokes.indices {
+            for length in 1...maximumCharacterStrokes where start + length <= strokes.count {
+                let run = start..<(start + length)
+                if length == 1 || overlapping(run) { characters[run] = character(Array(strokes[run]), ink: ink, cache: &cache) }
+            }
+        }
+        var cuts: [[Character]] = []
+        func extend(_ start: Int, _ made: [Character]) {
+            if start == strokes.count {
+                return cuts.append(made.sorted { ($0.box.center.x, $0.strokes[0]) < ($1.box.center.x, $1.strokes[0]) })
+            }
+            for length in 1...maximumCharacterStrokes {
+                if let next = characters[start..<(start + length)] { extend(start + length, made + [next]) }
+            }
+        }
+        extend(0, [])
+        return cuts
+    }
+
+    static func character(_ strokes: [Int], ink: [InkStroke], cache: inout ClassificationCache) -> Character {
+        Character(
+            strokes: strokes, box: LabelBox(strokes.flatMap { ink[$0].stroke.sketchPoints }),
+            classification: cache.character(strokes.map { ink[$0].stroke }), separator: nil)
+    }
+
+    /// The characters of a transition's label, each classified (nil without a model), and
+    /// separators decided by geometry: a character between two others that is small (at most
     /// `separatorHeight` of the line's height) or lies low (its top below the middle of its
     /// neighbours) is a dot (smaller than a fifth of the line's height), a comma (its middle in
     /// the line's lower half) or a plus; so is one of two crossing strokes between two others,
-    /// or one the model reads as `+`. A state's name has separators only between braces
-    /// (`{q2,f}`).
-    static func characters(of strokes: [Int], ink: [InkStroke], isName: Bool = false, cache: inout ClassificationCache) -> [Character] {
+    /// or one the model reads as `+`.
+    static func characters(of strokes: [Int], ink: [InkStroke], cache: inout ClassificationCache) -> [Character] {
         let line = LabelBox(strokes.flatMap { ink[$0].stroke.sketchPoints })
-        let parts = segment(strokes, ink: ink, keepingLowStrokesApart: !isName)
+        let parts = segment(strokes, ink: ink)
         let boxes = parts.map { part in LabelBox(part.flatMap { ink[$0].stroke.sketchPoints }) }
         var characters = parts.indices.map { index in
             Character(strokes: parts[index], box: boxes[index], classification: cache.character(parts[index].map { ink[$0].stroke }), separator: nil)
         }
-        let braced = isName && characters.contains { isBrace($0) }
-        guard !isName || braced else { return characters }
         for position in characters.indices.dropFirst().dropLast() {
             let box = boxes[position]
             let neighbours = (boxes[position - 1].center.y + boxes[position + 1].center.y) / 2
             let small = box.height <= tuned.text.separatorHeight * line.height
             let low = box.minY > neighbours
             let classification = characters[position].classification
-            let crossing = !isName && parts[position].count == 2 && box.center.y < line.center.y + 0.25 * line.height
+            let crossing = parts[position].count == 2 && box.center.y < line.center.y + 0.25 * line.height
                 && box.center.y > line.center.y - 0.25 * line.height
             if small || low {
                 characters[position].separator = box.size <= 0.2 * line.height ? "." : box.center.y > line.center.y ? "," : "+"
@@ -111,23 +180,17 @@ enum CharacterReading {
         return characters
     }
 
-    /// The category votes of a diagram: for its transition labels, digits or lowercase
-    /// letters; for its state names, the first letter's case and what follows it.
+    /// What a diagram's transition labels share: digits or lowercase letters, symbols of one
+    /// character or more, and how often the model reads each symbol.
     struct Context {
         var transitionCharacters = digits
-        var nameInitials = lowercase
-        var singleLetterNames = uppercase
-        var nameFollowers = digits
-        /// The letter the diagram's names of two or more characters share (`q` of q0, q1, …),
-        /// when it has two such names or more.
-        var sharedInitial: String?
         /// True when the diagram's transition labels give symbols of one character each.
         var singleCharacterSymbols = false
         /// Per symbol, the share of the diagram's transition characters the model gives it.
         var alphabet: [String: Float] = [:]
     }
 
-    static func context(transitionLabels: [[Character]], stateNames: [[Character]]) -> Context {
+    static func context(transitionLabels: [[Character]]) -> Context {
         func mass(_ characters: [Character], _ labels: [String]) -> Float {
             characters.compactMap(\.classification).map { c in labels.reduce(0) { $0 + (c.probabilities[$1] ?? 0) } }.reduce(0, +)
         }
@@ -145,52 +208,16 @@ enum CharacterReading {
         for label in context.transitionCharacters {
             context.alphabet[label] = read.reduce(0) { $0 + ($1.probabilities[label] ?? 0) } / Float(max(read.count, 1))
         }
-        // Names: the case of their first letter by a vote (below), names of one letter apart
-        // from longer ones (single letters are mostly capitals: A, B, S); what follows the
-        // first letter, digits or letters, by mass as for transitions.
-        let letters = stateNames.map { $0.filter { $0.separator == nil && !isBrace($0) } }
-        // A name in braces (`{f}`, a state of a subset construction) is a set of names, whose
-        // letters vote with the long names'.
-        let braced = stateNames.map { $0.contains(where: isBrace) }
-        let single = letters.indices.filter { letters[$0].count == 1 && !braced[$0] }.compactMap { letters[$0].first }
-        let long = letters.indices.filter { letters[$0].count >= 2 || braced[$0] }.compactMap { letters[$0].first }
-        // The case of names' letters by the model's mass on the letters whose two cases look
-        // different (an `S` is an `s` drawn bigger, and tells nothing): small letters when
-        // theirs is the larger and at least `caseEvidence` per character; else capitals.
-        let lower = lowercase.filter { !caseLookalikes.contains($0) }, upper = uppercase.filter { !caseLookalikes.contains($0) }
-        func caseVote(_ characters: [Character]) -> [String] {
-            let small = mass(characters, lower), capital = mass(characters, upper)
-            return small > capital && Double(small) >= tuned.text.caseEvidence * Double(characters.count) ? lowercase : uppercase
-        }
-        context.singleLetterNames = caseVote(single)
-        context.nameInitials = caseVote(long)
-        let followers = letters.flatMap { $0.dropFirst() }
-        context.nameFollowers = mass(followers, digitLike) >= mass(followers, otherLetters) ? digits : uppercase + lowercase
-        let longInitials = long.compactMap(\.classification)
-        if longInitials.count >= 2 {
-            // Names of a letter and digits are mostly q0, q1, …: `q` counts `initialQWeight` times.
-            func score(_ letter: String) -> Float {
-                longInitials.reduce(0) { $0 + ($1.probabilities[letter] ?? 0) } * (letter.lowercased() == "q" ? Float(tuned.text.initialQWeight) : 1)
-            }
-            context.sharedInitial = context.nameInitials.max { a, b in (score(a), b) < (score(b), a) }
-        }
         return context
     }
 
-    /// True when the model reads a character as a brace (`{q0}`, a state of a subset construction).
-    static func isBrace(_ character: Character) -> Bool {
-        guard let classification = character.classification else { return false }
-        return ["{", "}"].contains(classification.label) && classification.confidence >= 0.5
-    }
-
-    /// The label read: text, symbols, confidence, alternatives. `isName` reads a state's name.
-    static func read(_ characters: [Character], isName: Bool, context: Context) -> (text: String, symbols: [String], confidence: Float, alternatives: [LabelAlternative]) {
+    /// A transition's label read: text, symbols, confidence, alternatives.
+    static func read(_ characters: [Character], context: Context) -> Reading {
         var choices: [[(label: String, probability: Float)]] = []
-        var startOfName = true, seenLetter = false
         var characters = characters
         // In a diagram whose symbols are single characters, every other character of a
         // transition label of three or more is a separator (`a,c` with a long comma).
-        if !isName && context.singleCharacterSymbols && characters.count >= 3 && characters.count % 2 == 1 {
+        if context.singleCharacterSymbols && characters.count >= 3 && characters.count % 2 == 1 {
             for position in stride(from: 1, to: characters.count - 1, by: 2) where characters[position].separator == nil {
                 let label = characters[position].classification?.label ?? ","
                 characters[position].separator = [",", "+", "."].contains(label) ? label : ","
@@ -199,36 +226,17 @@ enum CharacterReading {
         for character in characters {
             if let separator = character.separator {
                 choices.append([(separator, 1)])
-                startOfName = true
                 continue
             }
             guard let classification = character.classification else {
                 choices.append([("?", 0)])
                 continue
             }
-            if isName && isBrace(character) {
-                choices.append([(classification.label, 1)])
-                continue
-            }
-            let letterCount = characters.filter { $0.separator == nil && !isBrace($0) }.count
-            let initials = letterCount == 1 && !characters.contains(where: isBrace) ? context.singleLetterNames : context.nameInitials
-            let allowed = isName ? (startOfName ? initials : context.nameFollowers) : context.transitionCharacters
             let prior = Float(tuned.text.alphabetPrior)
-            var ranked = allowed.compactMap { label in
-                isName
-                    ? nameLetterProbability(label, in: classification).map { (label, $0) }
-                    : classification.probabilities[label].map { (label, prior == 0 ? $0 : $0 * pow(context.alphabet[label] ?? 0, prior)) }
+            let ranked = context.transitionCharacters.compactMap { label in
+                classification.probabilities[label].map { (label, prior == 0 ? $0 : $0 * pow(context.alphabet[label] ?? 0, prior)) }
             }
                 .sorted { ($0.1, $1.0) > ($1.1, $0.0) }
-            // A name of two characters or more starts with the letter the diagram's names share.
-            if isName && startOfName && !seenLetter,
-                let shared = context.sharedInitial, letterCount >= 2,
-                let index = ranked.firstIndex(where: { $0.0 == shared })
-            {
-                ranked.insert(ranked.remove(at: index), at: 0)
-            }
-            startOfName = false
-            seenLetter = true
             let total = max(ranked.reduce(0) { $0 + $1.1 }, 1e-12)
             choices.append(Array(ranked.prefix(2)).map { ($0.0, $0.1 / total) })
         }
@@ -243,7 +251,59 @@ enum CharacterReading {
                 text: labels.joined(), confidence: confidence * options[1].probability / options[0].probability))
         }
         alternatives.sort { ($0.confidence, $1.text) > ($1.confidence, $0.text) }
-        return (text, symbols(of: text), confidence, Array(alternatives.prefix(3)))
+        return Reading(text: text, symbols: symbols(of: text), confidence: confidence, alternatives: Array(alternatives.prefix(3)))
+    }
+
+    /// A transition's label read by recognition: of every segmentation, the reading of the
+    /// grammar symbol (separator+ symbol)* (symbols following each other only where the
+    /// diagram's symbols are not all single characters) with the highest probability: each
+    /// symbol character scored by the model's probability times its share of the diagram's
+    /// alphabet to the power `alphabetPrior`, each separator by the model's probability of `,`
+    /// `+` or `.`. Every character costs its own probability, so cutting a stroke in two never
+    /// wins for free. Nil when no segmentation is read (no model) or none fits the grammar.
+    static func readSymbols(_ segmentations: [[Character]], context: Context) -> Reading? {
+        let prior = Double(tuned.text.alphabetPrior)
+        let marks = [",", "+", "."]
+        var readings: [(text: String, score: Double)] = []
+        // Each character's best symbol, its likeliest mark and its probability of being one, once.
+        var scores: [[Int]: (symbol: (String, Double), mark: String, separator: Double)] = [:]
+        for segmentation in segmentations {
+            let read = segmentation.compactMap(\.classification)
+            guard read.count == segmentation.count, !read.isEmpty else { continue }
+            // Best reading so far that ends with a separator (or at the start), and with a symbol.
+            var afterSeparator: (text: String, score: Double)? = ("", 0), afterSymbol: (text: String, score: Double)?
+            for (character, classification) in zip(segmentation, read) {
+                var nextSeparator: (text: String, score: Double)?, nextSymbol: (text: String, score: Double)?
+                func keep(_ candidate: (text: String, score: Double), in slot: inout (text: String, score: Double)?) {
+                    if slot == nil || candidate.score > slot!.score { slot = candidate }
+                }
+                let known = scores[character.strokes] ?? (
+                    symbol: NameReading.best(context.transitionCharacters.map { label in
+                        let share = prior == 0 ? 1 : pow(Double(context.alphabet[label] ?? 0), prior)
+                        return (label, NameReading.logProbability(Float(Double(classification.probabilities[label] ?? 0) * share)))
+                    }),
+                    mark: NameReading.best(marks.map { ($0, Double(classification.probabilities[$0] ?? 0)) }).0,
+                    separator: NameReading.logProbability(marks.reduce(0) { $0 + (classification.probabilities[$1] ?? 0) }))
+                scores[character.strokes] = known
+                let (symbol, mark, separator) = known
+                if let before = afterSeparator { keep((before.text + symbol.0, before.score + symbol.1), in: &nextSymbol) }
+                if let before = afterSymbol {
+                    if !context.singleCharacterSymbols { keep((before.text + symbol.0, before.score + symbol.1), in: &nextSymbol) }
+                    keep((before.text + mark, before.score + separator), in: &nextSeparator)
+                }
+                if let before = afterSeparator, !before.text.isEmpty { keep((before.text + mark, before.score + separator), in: &nextSeparator) }
+                (afterSeparator, afterSymbol) = (nextSeparator, nextSymbol)
+            }
+            if let reading = afterSymbol { readings.append(reading) }
+        }
+        readings.sort { ($0.score, $1.text) > ($1.score, $0.text) }
+        guard let top = readings.first else { return nil }
+        let total = readings.reduce(0) { $0 + exp($1.score - top.score) }
+        var alternatives: [LabelAlternative] = [], seen: Set<String> = [top.text]
+        for reading in readings.dropFirst() where alternatives.count < 3 && seen.insert(reading.text).inserted {
+            alternatives.append(LabelAlternative(text: reading.text, confidence: Float(exp(reading.score - top.score) / total)))
+        }
+        return Reading(text: top.text, symbols: symbols(of: top.text), confidence: Float(1 / total), alternatives: alternatives)
     }
 
     /// A label's text split at its separators into the symbols it gives a transition.

@@ -51,12 +51,9 @@ public enum HandwrittenLabels {
         _ groups: [[Int]], owners: [LabelOwner], takesSymbols: [Bool], ink: [InkStroke], cache: inout ClassificationCache
     ) -> [HandwrittenLabel] {
         let isName = owners.map { if case .state = $0 { true } else { false } }
-        let characters = groups.indices.map { CharacterReading.characters(of: groups[$0], ink: ink, isName: isName[$0], cache: &cache) }
-        let context = CharacterReading.context(
-            transitionLabels: characters.indices.filter { !isName[$0] }.map { characters[$0] },
-            stateNames: characters.indices.filter { isName[$0] }.map { characters[$0] })
+        let readings = CharacterReading.read(labels: groups, isName: isName, ink: ink, cache: &cache)
         return groups.indices.map { index in
-            let read = CharacterReading.read(characters[index], isName: isName[index], context: context)
+            let read = readings[index]
             return HandwrittenLabel(
                 strokes: groups[index], box: LabelBox(groups[index].flatMap { ink[$0].stroke.sketchPoints }),
                 text: read.text, symbols: takesSymbols[index] ? read.symbols : [], confidence: read.confidence,

@@ -38,8 +38,13 @@ struct TextParameters: Codable, Hashable, Sendable {
     /// [R] See `headTimeReach`.
     var touchingEndReach = 0.15
     /// [×] The weight of the letter `q` when the diagram's names of a letter and digits vote
-    /// for the letter they share (q0, q1, … is the textbooks' convention).
+    /// for the letter they share (q0, q1, … is the textbooks' convention), and its prior
+    /// against each other letter before the diagram is known.
     var initialQWeight = 3.0
+    /// [names] Each name form's share among a diagram's names (a letter, a letter and digits,
+    /// a roman numeral, names in braces) counts this many names more than were read in it, so a
+    /// form no name took keeps some probability (`NameReading`).
+    var formSmoothing = 0.5
     /// [× smaller width] Strokes of one label whose widths overlap this much are one character
     /// (`+`, `t`, `4`, `E`).
     var characterOverlap = 0.6

@@ -1,0 +1,226 @@
+import Foundation
+import StrokeKit
+
+/// State names read by recognition: every plausible way of cutting a name's strokes into
+/// characters is read by the character model, and the reading chosen is the most probable
+/// under a small name grammar learnt from the diagram itself.
+///
+/// A name takes one of a few forms (`Form`): a letter (`S`), a letter then digits (`q0`,
+/// `F1`), a roman numeral (`III`), or a set of names in braces (`{q2,f}`). A reading's score is
+/// the log-probability the model gives its characters, each within what its place in the form
+/// allows (a product of probabilities, so each character costs something and cutting a
+/// stroke in two never wins for free), plus the log of the form's share among the diagram's
+/// names. The diagram's names are read twice: first with every form equally likely, which
+/// gives each name's probability of each form, the letter names of a letter and digits share
+/// (`q` counts `initialQWeight` times) and the case of the names' letters; then again, each form
+/// weighed by its share (smoothed by `formSmoothing`), the names of a letter and digits
+/// starting with the shared letter. Nothing is read that nobody wrote: each character is one
+/// the model gives its strokes some probability.
+enum NameReading {
+    typealias Character = CharacterReading.Character
+
+    /// The forms a state's name takes.
+    enum Form: CaseIterable, Hashable {
+        /// One letter: `S`, `A`.
+        case letter
+        /// A letter then digits: `q0`, `F12`.
+        case letterDigits
+        /// A roman numeral of `I`, `V` and `X`: `IV`.
+        case roman
+        /// A set of names in braces: `{q2,f}`.
+        case braced
+    }
+
+    /// What the names of one diagram share.
+    struct Context {
+        /// Each form's prior probability.
+        var forms: [Form: Double]
+        /// The prior probability of each (lowercase) letter starting a name of a letter and digits.
+        var initials: [String: Double]
+        /// True when the names' letters are capitals.
+        var capitals: Bool
+
+        /// Before anything is known of the diagram: every form alike, `q` first among initials.
+        static var uninformed: Context {
+            let weight = tuned.text.initialQWeight, total = weight + Double(CharacterReading.lowercase.count - 1)
+            return Context(
+                forms: Dictionary(uniqueKeysWithValues: Form.allCases.map { ($0, 1 / Double(Form.allCases.count)) }),
+                initials: Dictionary(uniqueKeysWithValues: CharacterReading.lowercase.map { ($0, ($0 == "q" ? weight : 1) / total) }),
+                capitals: true)
+        }
+    }
+
+    /// One way to read a name: its text, form, score (log-probability) and its characters.
+    struct Candidate {
+        var text: String
+        var form: Form
+        var score: Double
+        var characters: [Character]
+    }
+
+    static func logProbability(_ probability: Float) -> Double { log(max(Double(probability), 1e-6)) }
+
+    /// A letter's probability whatever its case: a name's letters take the diagram's case.
+    static func letterProbability(_ letter: String, in classification: Classification) -> Float {
+        (classification.probabilities[letter] ?? 0) + (classification.probabilities[letter.uppercased()] ?? 0)
+    }
+
+    /// The model's classes each roman digit may have been read as.
+    static let romanDigits: [(digit: String, classes: [String])] = [("I", ["I", "l", "1", "i"]), ("V", ["V", "v"]), ("X", ["X", "x"])]
+
+    /// The best of `options` (label, log-probability), ties to the first.
+    static func best(_ options: [(String, Double)]) -> (String, Double) {
+        options.dropFirst().reduce(options[0]) { $1.1 > $0.1 ? $1 : $0 }
+    }
+
+    /// The best reading of one segmentation in each form it can take, with the form's prior.
+    /// One character's best reading in each place of a form, under one context.
+    struct Scores {
+        var letter: (String, Double)
+        var initial: (String, Double)
+        var digit: (String, Double)
+        var roman: (String, Double)
+
+        init(_ classification: Classification, context: Context) {
+            func letter(among letters: [String]) -> (String, Double) {
+                let (letter, score) = best(letters.map { ($0, logProbability(letterProbability($0, in: classification))) })
+                return (context.capitals ? letter.uppercased() : letter, score)
+            }
+            self.letter = letter(among: CharacterReading.lowercase)
+            initial = best(CharacterReading.lowercase.filter { (context.initials[$0] ?? 0) > 0 }.map { initial in
+                let (text, score) = letter(among: [initial])
+                return (text, score + log(context.initials[initial]!))
+            })
+            digit = best(CharacterReading.digits.map { ($0, logProbability(classification.probabilities[$0] ?? 0)) })
+            roman = best(romanDigits.map { ($0.digit, logProbability($0.classes.reduce(0) { $0 + (classification.probabilities[$1] ?? 0) })) })
+        }
+    }
+
+    /// The best reading of one segmentation in each form it can take, with the form's prior;
+    /// `scores` holds each character's (by its strokes) once worked out under `context`.
+    static func candidates(_ characters: [Character], context: Context, scores: inout [[Int]: Scores]) -> [Candidate] {
+        let read = characters.compactMap(\.classification)
+        guard read.count == characters.count, !read.isEmpty else { return [] }
+        var result: [Candidate] = []
+        func add(_ form: Form, _ text: String, _ score: Double) {
+            result.append(Candidate(text: text, form: form, score: score + log(context.forms[form] ?? 0), characters: characters))
+        }
+        let each = characters.indices.map { index in
+            if let known = scores[characters[index].strokes] { return known }
+            let made = Scores(read[index], context: context)
+            scores[characters[index].strokes] = made
+            return made
+        }
+        if read.count == 1 {
+            add(.letter, each[0].letter.0, each[0].letter.1)
+        } else {
+            let rest = each.dropFirst()
+            add(.letterDigits, each[0].initial.0 + rest.map(\.digit.0).joined(), each[0].initial.1 + rest.map(\.digit.1).reduce(0, +))
+        }
+        if read.count <= 4 {
+            add(.roman, each.map(\.roman.0).joined(), each.map(\.roman.1).reduce(0, +))
+        }
+        if read.count >= 3, let inner = bracedNames(read.dropFirst().dropLast()) {
+            let braces = logProbability(read[0].probabilities["{"] ?? 0) + logProbability(read[read.count - 1].probabilities["}"] ?? 0)
+            add(.braced, "{" + inner.text + "}", braces + inner.score)
+        }
+        return result
+    }
+
+    /// The characters between braces read as names (a letter, then digits) separated by commas:
+    /// the best such reading, found left to right (nil when none ends with a name).
+    static func bracedNames(_ characters: ArraySlice<Classification>) -> (text: String, score: Double)? {
+        // Best reading so far ending where a name starts (after `{` or `,`) and inside a name.
+        var atStart: (text: String, score: Double)? = ("", 0)
+        var inName: (text: String, score: Double)?
+        for classification in characters {
+            var nextStart: (text: String, score: Double)?, nextInName: (text: String, score: Double)?
+            func keep(_ candidate: (String, Double), in slot: inout (text: String, score: Double)?) {
+                if slot == nil || candidate.1 > slot!.score { slot = candidate }
+            }
+            if let atStart {
+                let (letter, score) = best((CharacterReading.lowercase + CharacterReading.uppercase).map {
+                    ($0, logProbability(classification.probabilities[$0] ?? 0))
+                })
+                keep((atStart.text + letter, atStart.score + score), in: &nextInName)
+            }
+            if let inName {
+                let (digit, score) = best(CharacterReading.digits.map { ($0, logProbability(classification.probabilities[$0] ?? 0)) })
+                keep((inName.text + digit, inName.score + score), in: &nextInName)
+                let comma = (classification.probabilities[","] ?? 0) + (classification.probabilities["."] ?? 0)
+                keep((inName.text + ",", inName.score + logProbability(comma)), in: &nextStart)
+            }
+            (atStart, inName) = (nextStart, nextInName)
+        }
+        return inName
+    }
+
+    /// Every reading of every segmentation of one name, best first.
+    static func ranked(_ segmentations: [[Character]], context: Context) -> [Candidate] {
+        var scores: [[Int]: Scores] = [:]
+        return segmentations.flatMap { candidates($0, context: context, scores: &scores) }.sorted { ($0.score, $1.text) > ($1.score, $0.text) }
+    }
+
+    /// What the diagram's names share, learnt from their readings under `context`: each form's
+    /// share (each name's probability of each form, smoothed by `formSmoothing`), the letter
+    /// the names of a letter and digits start with (a vote of their first characters' letter
+    /// probabilities, `q` counting `initialQWeight` times), and the case of their letters (small
+    /// letters only when the model's mass on the small letters whose capitals look different
+    /// outweighs those capitals' and reaches `caseEvidence` per name).
+    static func learn(_ names: [[[Character]]], context: Context) -> Context {
+        var shares: [Form: Double] = [:], votes: [String: Double] = [:]
+        var small = 0.0, capital = 0.0, voting = 0
+        let lookalikes = Set("cosuvwxz".map(String.init))
+        for name in names {
+            let candidates = ranked(name, context: context)
+            guard let top = candidates.first else { continue }
+            var bestOfForm: [Form: Candidate] = [:]
+            for candidate in candidates where bestOfForm[candidate.form] == nil { bestOfForm[candidate.form] = candidate }
+            let weights = bestOfForm.mapValues { exp($0.score - top.score) }
+            let total = weights.values.reduce(0, +)
+            for (form, weight) in weights { shares[form, default: 0] += weight / total }
+            if let name = bestOfForm[.letterDigits], let first = name.characters.first?.classification {
+                let letters = CharacterReading.lowercase.map { Double(letterProbability($0, in: first)) }
+                let mass = max(letters.reduce(0, +), 1e-9)
+                for (letter, probability) in zip(CharacterReading.lowercase, letters) {
+                    votes[letter, default: 0] += weights[.letterDigits]! / total * probability / mass
+                }
+            }
+            if top.form == .letter || top.form == .letterDigits, let first = top.characters.first?.classification {
+                let mass = max(Double((CharacterReading.lowercase + CharacterReading.uppercase).reduce(0) { $0 + (first.probabilities[$1] ?? 0) }), 1e-9)
+                for letter in CharacterReading.lowercase where !lookalikes.contains(letter) {
+                    small += Double(first.probabilities[letter] ?? 0) / mass
+                    capital += Double(first.probabilities[letter.uppercased()] ?? 0) / mass
+                }
+                voting += 1
+            }
+        }
+        let count = shares.values.reduce(0, +), smoothing = tuned.text.formSmoothing
+        var learnt = context
+        learnt.forms = Dictionary(uniqueKeysWithValues: Form.allCases.map {
+            ($0, (shares[$0, default: 0] + smoothing) / (count + smoothing * Double(Form.allCases.count)))
+        })
+        let weighted = votes.map { ($0.key, $0.value * ($0.key == "q" ? tuned.text.initialQWeight : 1)) }
+        if let shared = weighted.max(by: { ($0.1, $1.0) < ($1.1, $0.0) }), shared.1 > 0 {
+            learnt.initials = [shared.0: 1]
+        }
+        learnt.capitals = !(small > capital && small >= tuned.text.caseEvidence * Double(voting))
+        return learnt
+    }
+
+    /// The names of one diagram read, each given as its segmentations (`CharacterReading.segmentations`).
+    static func read(_ names: [[[Character]]]) -> [CharacterReading.Reading] {
+        var context = Context.uninformed
+        for _ in 0..<2 { context = learn(names, context: context) }
+        return names.map { name in
+            let candidates = ranked(name, context: context)
+            guard let top = candidates.first else { return CharacterReading.Reading(text: "", symbols: [], confidence: 0, alternatives: []) }
+            let total = candidates.reduce(0) { $0 + exp($1.score - top.score) }
+            var alternatives: [LabelAlternative] = [], seen: Set<String> = [top.text]
+            for candidate in candidates.dropFirst() where alternatives.count < 3 && seen.insert(candidate.text).inserted {
+                alternatives.append(LabelAlternative(text: candidate.text, confidence: Float(exp(candidate.score - top.score) / total)))
+            }
+            return CharacterReading.Reading(text: top.text, symbols: CharacterReading.symbols(of: top.text), confidence: Float(1 / total), alternatives: alternatives)
+        }
+    }
+}
