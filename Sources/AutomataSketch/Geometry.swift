@@ -237,8 +237,8 @@ extension Geometry {
     /// the stroke there; the tip it attaches by is `arrowTip`): the first point nearly as far from the start
     /// as the farthest one (`tipNearFarthest`), or before that the first point at least
     /// `tipReach` of that distance after which the pen heads back toward the start by more
-    /// than `tipTurnBack` (into a barb): a head's barbs or closed triangle may reach farther
-    /// than the tip.
+    /// than the tip may fall short of the farthest point (`1 - tipNearFarthest`: into a barb):
+    /// a head's barbs or closed triangle may reach farther than the tip.
     static func shaftEndIndex(_ points: [SketchPoint]) -> Int {
         guard let first = points.first else { return 0 }
         let shapes = tuned.shapes
@@ -249,7 +249,7 @@ extension Geometry {
         for index in distances.indices.prefix(tip) {
             if distances[index] > distances[runningMaximum] { runningMaximum = index }
             if distances[runningMaximum] >= shapes.tipReach * farthest,
-                distances[index] < distances[runningMaximum] - shapes.tipTurnBack * farthest
+                distances[index] < distances[runningMaximum] - (1 - shapes.tipNearFarthest) * farthest
             {
                 tip = runningMaximum
                 break
