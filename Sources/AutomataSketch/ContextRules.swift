@@ -190,7 +190,7 @@ extension Sketch {
                 drawing.pathLength >= tuned.states.loopMinimumPath * state.radius,
                 distances[farthest] >= max(distances[0], end, state.radius) + tuned.rules.loopMinimumBulge * state.radius,
                 drawing.meanRadius <= (drawing.isClosedRound ? tuned.rules.loopAsCircleMaxRadius : tuned.rules.openLoopMaxRadius) * rim,
-                abs(Geometry.windingTurns(drawing.points, around: state.center)) < tuned.rules.loopMaxWindingRoundState
+                abs(Geometry.windingTurns(drawing.points, around: state.center)) < tuned.shapes.roundWinding.lowerBound
             else { continue }
             let score = Geometry.distance(drawing.centroid, state.center) / state.radius
             if best == nil || score < best!.score { best = (state, score) }
@@ -217,7 +217,7 @@ extension Sketch {
             }
             return onRim(drawing.start) && onRim(drawing.last)
                 && drawing.points.contains { Geometry.distance($0, state.center) >= state.outerRadius + tuned.rules.loopMinimumBulge * state.radius }
-                && abs(Geometry.windingTurns(drawing.points, around: state.center)) < tuned.rules.loopMaxWindingRoundState
+                && abs(Geometry.windingTurns(drawing.points, around: state.center)) < tuned.shapes.roundWinding.lowerBound
         }
     }
 

@@ -73,7 +73,9 @@ var tuned: ReaderParameters { ReaderParameters.current }
 /// a tip, a loop, a scribble. Relative to the drawing's own size, never to R.
 struct ShapeParameters: Codable, Hashable, Sendable {
     /// [turns] A closed round stroke winds this many turns around its centre (a circle with a
-    /// small gap is 0.9; one overshooting by a third of a turn 1.33)…
+    /// small gap is 0.9; one overshooting by a third of a turn 1.33)… A drawing winding less
+    /// than the lower bound round a point does not go round it: a self-loop round its state's
+    /// centre, an arc of a circle drawn in goes.
     var roundWinding = 0.8...1.4
     /// [× mean radius] …and its points' distances from the centre vary by at most this much
     /// (standard deviation; an ellipse with axes 1 : 0.7 gives about 0.12; a loop with a tail,
@@ -291,9 +293,6 @@ struct RuleParameters: Codable, Hashable, Sendable {
     /// `endsOnTwoRims`) when its best guess has at least this probability. Chosen on the tuning
     /// half; its cost on real non-shapes placed in context: scripts/non_shapes_in_context.py.
     var timidConfidence = 0.3
-    /// [turns] A self-loop winds less than this round its state's centre (a circle drawn round
-    /// the state winds once).
-    var loopMaxWindingRoundState = 0.5
     /// [degrees] A state is ahead of an arrow's end when its centre lies at most this far off
     /// the arrow's direction there (`Sketch.stateInLine`).
     var aheadMaxAngle = 60.0
