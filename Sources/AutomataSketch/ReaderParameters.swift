@@ -75,7 +75,9 @@ struct ShapeParameters: Codable, Hashable, Sendable {
     /// [turns] A closed round stroke winds this many turns around its centre (a circle with a
     /// small gap is 0.9; one overshooting by a third of a turn 1.33)… A drawing winding less
     /// than the lower bound round a point does not go round it: a self-loop round its state's
-    /// centre, an arc of a circle drawn in goes.
+    /// centre, an arc of a circle drawn in goes. One winding at least the upper bound is a
+    /// double circle drawn in one go: a final state (its inner and outer halves of points give
+    /// the two radii).
     var roundWinding = 0.8...1.4
     /// [× mean radius] …and its points' distances from the centre vary by at most this much
     /// (standard deviation; an ellipse with axes 1 : 0.7 gives about 0.12; a loop with a tail,
@@ -87,9 +89,6 @@ struct ShapeParameters: Codable, Hashable, Sendable {
     /// [× mean radius] Each of two concentric circles may stray this much from its circle or
     /// oval (a state alone: `roundSpread`): the shared centre is the stronger sign.
     var looseRoundSpread = 0.6
-    /// [turns] A circle drawn in one go winding around its centre at least this many turns is a
-    /// double circle: a final state (its inner and outer halves of points give the two radii).
-    var doubleCircleTurns = 1.6
     /// [× farthest distance from the start] The tip of an open stroke is the first point at
     /// least this far from its start…
     var tipNearFarthest = 0.95
@@ -120,7 +119,7 @@ struct ShapeParameters: Codable, Hashable, Sendable {
     /// [× extent] A stroke whose path is longer than this is a scribble (a head filled in:
     /// 4–8; a shaft about 1, a self-loop about 2, a folded one-stroke arrow 1.5–2).
     var scribbleMinimumCrumple = 3.0
-    /// [× mean radius] A drawing going round its centre `doubleCircleTurns` or more is a
+    /// [× mean radius] A drawing going round its centre `roundWinding`'s upper bound or more is a
     /// double circle when its points' distances from the centre vary by at most this much (its
     /// two rings apart: twice `roundSpread`).
     var doubleRoundSpread = 0.44

@@ -155,7 +155,7 @@ extension Sketch {
     /// clearly different distances (one stroke spiralling twice, or two concentric strokes).
     private static func doubleCircleRadii(_ strokes: [[SketchPoint]], center: SketchPoint) -> (Double, Double)? {
         let turns = strokes.reduce(0) { $0 + abs(Geometry.windingTurns($1, around: center)) }
-        guard turns >= tuned.shapes.doubleCircleTurns else { return nil }
+        guard turns >= tuned.shapes.roundWinding.upperBound else { return nil }
         // Halves by path length: the strokes resampled evenly along their path.
         let step = tuned.shapes.pathStep * Geometry.meanDistance(Array(strokes.joined()), from: center)
         let distances = strokes.flatMap { Geometry.resampled($0, step: step) }.map { Geometry.distance($0, center) }.sorted()

@@ -364,7 +364,7 @@ extension DrawingMeasures {
 
     /// True for one stroke going round its centre about twice (a final state in one go).
     var isDoubleRound: Bool {
-        abs(winding) >= tuned.shapes.doubleCircleTurns && radialSpread <= tuned.shapes.doubleRoundSpread
+        abs(winding) >= tuned.shapes.roundWinding.upperBound && radialSpread <= tuned.shapes.doubleRoundSpread
     }
 }
 
