@@ -81,7 +81,8 @@ struct ShapeParameters: Codable, Hashable, Sendable {
     var roundWinding = 0.8...1.4
     /// [× mean radius] …and its points' distances from the centre vary by at most this much
     /// (standard deviation; an ellipse with axes 1 : 0.7 gives about 0.12; a loop with a tail,
-    /// 0.3 and more).
+    /// 0.3 and more). A double circle drawn in one go has two rings, each allowed this: its
+    /// points vary by at most twice this.
     var roundSpread = 0.22
     /// [× long axis] A state may be drawn as an oval down to this ratio of its axes (a 2 : 1
     /// oval is 0.5; a flat stroke, a Λ, is no oval).
@@ -119,10 +120,6 @@ struct ShapeParameters: Codable, Hashable, Sendable {
     /// [× extent] A stroke whose path is longer than this is a scribble (a head filled in:
     /// 4–8; a shaft about 1, a self-loop about 2, a folded one-stroke arrow 1.5–2).
     var scribbleMinimumCrumple = 3.0
-    /// [× mean radius] A drawing going round its centre `roundWinding`'s upper bound or more is a
-    /// double circle when its points' distances from the centre vary by at most this much (its
-    /// two rings apart: twice `roundSpread`).
-    var doubleRoundSpread = 0.44
     /// [× path] The direction a stroke leaves or arrives in runs from its end to the point this
     /// share of its path in (`Geometry.endDirection`): a curved arrow arrives from the side.
     var endShare = 0.2

@@ -362,9 +362,10 @@ extension DrawingMeasures {
             && min(radialSpread, ovalSpread) <= tuned.shapes.looseRoundSpread
     }
 
-    /// True for one stroke going round its centre about twice (a final state in one go).
+    /// True for one stroke going round its centre about twice (a final state in one go): two
+    /// rings, each as round as `roundSpread` allows one, so its points spread twice that.
     var isDoubleRound: Bool {
-        abs(winding) >= tuned.shapes.roundWinding.upperBound && radialSpread <= tuned.shapes.doubleRoundSpread
+        abs(winding) >= tuned.shapes.roundWinding.upperBound && radialSpread <= 2 * tuned.shapes.roundSpread
     }
 }
 
