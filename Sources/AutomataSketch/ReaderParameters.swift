@@ -216,11 +216,9 @@ struct ConnectorParameters: Codable, Hashable, Sendable {
     /// from its start to its tip is an arrow of its own: it joins a shaft as its head only
     /// lying as one.
     var shortArrow = 1.2
-    /// [R] A head comes within this of its shaft's end (real heads: 0.0–0.5 R)…
+    /// [R] A head comes within this of its shaft's end (real heads: 0.0–0.5 R), whenever it was
+    /// drawn.
     var headMaxGap = 0.8
-    /// [R] …or within this when drawn right after the shaft (in the writer's order the next
-    /// stroke near a shaft's end is its head, even one stopping short of it).
-    var headMaxGapRightAfter = 1.0
     /// [strokes] A small stroke at the other end of a shaft with a head joins it when drawn at
     /// most this many strokes after the shaft (while the writer is still at that arrow).
     var otherEndMaxStrokesLater = 6

@@ -135,8 +135,7 @@ public enum SymbolGrouping {
                         : gapInTime < 0 ? parameters.connectors.headFirstPenalty : 0
                     for (end, atStart) in [(shaftMeasures.last, false), (shaftMeasures.start, true)] {
                         let distance = headPoints.map { Geometry.distance($0, end) }.min()!
-                        guard distance <= (rightAfter ? parameters.connectors.headMaxGapRightAfter : parameters.connectors.headMaxGap) * scale
-                        else { continue }
+                        guard distance <= parameters.connectors.headMaxGap * scale else { continue }
                         // A bigger head (or one as long as an arrow) drawn right before or after
                         // its shaft joins it when it lies as a head at that end.
                         let isBig = extent > (rightAfter ? parameters.connectors.headMaxExtentRightAfter : parameters.connectors.headMaxExtent) * scale
