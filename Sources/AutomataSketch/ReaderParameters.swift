@@ -173,13 +173,11 @@ struct StateParameters: Codable, Hashable, Sendable {
 /// shafts, before or after them; shafts lengthened by a later stroke.
 struct ConnectorParameters: Codable, Hashable, Sendable {
     /// [R] A head stroke is at most this across (real heads are 0.5–1.5 R; a short transition
-    /// between neighbouring states is longer)…
+    /// between neighbouring states is longer), unless drawn right after its shaft (a big head:
+    /// the FA database has them up to 2 R)…
     var headMaxExtent = 1.8
-    /// [R] …or this for the stroke drawn right after its shaft (a big head: the FA database
-    /// has them up to 2 R)…
-    var headMaxExtentRightAfter = 2.4
-    /// [R] …or this for a head drawn right before or after its shaft lying at its end as a
-    /// head does (`SymbolGrouping.liesAsHead`; real heads, largest side: 0.44–1.40 R, 10th–90th
+    /// [R] …and no head is more than this: one drawn right after its shaft, or right before it
+    /// lying at its end as a head does (`SymbolGrouping.liesAsHead`; real heads, largest side: 0.44–1.40 R, 10th–90th
     /// percentile, 7% above 1.8 R).
     var lyingHeadMaxExtent = 3.0
     /// [R] A head drawn closed (a small triangle or curl) is at most this across: no state is

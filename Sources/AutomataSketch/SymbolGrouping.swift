@@ -136,9 +136,10 @@ public enum SymbolGrouping {
                     for (end, atStart) in [(shaftMeasures.last, false), (shaftMeasures.start, true)] {
                         let distance = headPoints.map { Geometry.distance($0, end) }.min()!
                         guard distance <= parameters.connectors.headMaxGap * scale else { continue }
-                        // A bigger head (or one as long as an arrow) drawn right before or after
-                        // its shaft joins it when it lies as a head at that end.
-                        let isBig = extent > (rightAfter ? parameters.connectors.headMaxExtentRightAfter : parameters.connectors.headMaxExtent) * scale
+                        // A bigger head (or one as long as an arrow) drawn right before its
+                        // shaft joins it when it lies as a head at that end; drawn right after
+                        // it, any head up to `lyingHeadMaxExtent` does.
+                        let isBig = !rightAfter && extent > parameters.connectors.headMaxExtent * scale
                         if couldBeAnArrow || isBig {
                             guard abs(gapInTime) == 1, liesAsHead(headMeasures, at: shaftMeasures, atStart: atStart) else { continue }
                         }
