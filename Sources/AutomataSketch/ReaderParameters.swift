@@ -151,10 +151,8 @@ struct StateParameters: Codable, Hashable, Sendable {
     /// [R] A lone round stroke smaller than this may be a self-loop drawn round or a closed
     /// head, not a state: it is resolved after the states, and may join a shaft as its head.
     var smallCircle = 0.85
-    /// [× the loop's radius] A round stroke on a circle's rim is a self-loop drawn round when
-    /// that circle's radius is at least this…
-    var loopRoundMaxRatio = 0.9
-    /// [× the two radii added] …and their centres are nearer than this (and further apart
+    /// [× the two radii added] A round stroke on a circle's rim, at most `loopAsCircleMaxRadius`
+    /// of that circle's radius, is a self-loop drawn round when their centres are nearer than this (and further apart
     /// than concentric circles').
     var loopRoundReach = 1.2
     /// [R] A loosely round stroke standing alone, off every circle's rim, is a state drawn
@@ -265,7 +263,8 @@ struct RuleParameters: Codable, Hashable, Sendable {
     var loopReach = 0.6
     /// [× the state's radius] …and it reaches at least this beyond the rim.
     var loopMinimumBulge = 0.3
-    /// [× the rim's radius] A closed round loop on a rim is at most this large…
+    /// [× the rim's radius] A closed round loop on a rim is at most this large (for the circles
+    /// found, `StateFinder`, as for the circle rule)…
     var loopAsCircleMaxRadius = 0.9
     /// [× the rim's radius] …an open one (its ends apart: no circle) at most this (people draw
     /// self-loops as large as their state).

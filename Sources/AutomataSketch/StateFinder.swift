@@ -121,7 +121,7 @@ enum StateFinder {
                 guard other != piece, isRound[other] else { return false }
                 return pieces[other].contains { stroke in
                     let circle = measures[stroke]
-                    return circle.meanRadius >= parameters.states.loopRoundMaxRatio * loop.meanRadius
+                    return loop.meanRadius <= parameters.rules.loopAsCircleMaxRadius * circle.meanRadius
                         && liesOnRim(of: circle, loop)
                 }
             }
