@@ -131,8 +131,7 @@ public enum SymbolGrouping {
                         && (shaftExtent > parameters.connectors.closedHeadMaxExtent * scale
                             || shaftMeasures.chord >= parameters.connectors.rightAfterShaftStraightness * shaftMeasures.pathLength)
                     guard carriesHead || carriesHeadDrawnRightAfter, !isScribble(shaftMeasures) else { continue }
-                    let apart = abs(gapInTime) > 1 ? parameters.connectors.apartInTimePenalty
-                        : gapInTime < 0 ? parameters.connectors.headFirstPenalty : 0
+                    let apart = rightAfter ? 0 : parameters.connectors.apartInTimePenalty
                     for (end, atStart) in [(shaftMeasures.last, false), (shaftMeasures.start, true)] {
                         let distance = headPoints.map { Geometry.distance($0, end) }.min()!
                         guard distance <= parameters.connectors.headMaxGap * scale else { continue }
