@@ -172,8 +172,8 @@ extension Sketch {
             curled ? heads.map { Geometry.distance($0, state.center) } : []
         }
         let lastQuarter = Geometry.portion(drawing.points, Geometry.lastPart)
-        // Its middle: all but its ends' parts that give its end directions (`endShare`).
-        let middle = Geometry.portion(drawing.points, tuned.shapes.endShare...(1 - tuned.shapes.endShare))
+        // Its middle: all but its ends' parts that give its end directions (`endPart`).
+        let middle = Geometry.portion(drawing.points, tuned.shapes.endPart...(1 - tuned.shapes.endPart))
         var best: (state: SketchState, score: Double)?
         for state in states {
             let rim = state.outerRadius

@@ -205,15 +205,15 @@ extension Geometry {
         return nearest..<(nearest + 1)
     }
 
-    /// "The last quarter" of a stroke's path (`tuned.shapes.lastPart`), for `portion`.
-    static var lastPart: ClosedRange<Double> { (1 - tuned.shapes.lastPart)...1 }
+    /// "The last quarter" of a stroke's path (`tuned.shapes.endPart`), for `portion`.
+    static var lastPart: ClosedRange<Double> { (1 - tuned.shapes.endPart)...1 }
 
-    /// One end of a stroke and the point `endShare` (a fifth) of its path length in from that end: with
+    /// One end of a stroke and the point `endPart` (a quarter) of its path length in from that end: with
     /// the end they give the direction the stroke leaves or arrives in there (a curved arrow
     /// arrives at its state from the side, not along its chord).
     static func endDirection(_ points: [SketchPoint], atStart: Bool) -> (end: SketchPoint, inner: SketchPoint) {
         let inward = atStart ? points : points.reversed()
-        let reach = pathLength(points) * tuned.shapes.endShare
+        let reach = pathLength(points) * tuned.shapes.endPart
         var walked = 0.0
         for index in inward.indices.dropFirst() {
             walked += distance(inward[index - 1], inward[index])

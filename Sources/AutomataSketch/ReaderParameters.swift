@@ -120,12 +120,12 @@ struct ShapeParameters: Codable, Hashable, Sendable {
     /// [× extent] A stroke whose path is longer than this is a scribble (a head filled in:
     /// 4–8; a shaft about 1, a self-loop about 2, a folded one-stroke arrow 1.5–2).
     var scribbleMinimumCrumple = 3.0
-    /// [× path] The direction a stroke leaves or arrives in runs from its end to the point this
-    /// share of its path in (`Geometry.endDirection`): a curved arrow arrives from the side.
-    var endShare = 0.2
-    /// [× path] "The last quarter" of a stroke, where an arrow's tip is looked for next to a
-    /// head drawn apart and where a loop comes back to its rim (`Geometry.portion`).
-    var lastPart = 0.25
+    /// [× path] A stroke's end part, "its last quarter" (`Geometry.lastPart`): the direction
+    /// a stroke leaves or arrives in runs from its end to the point this share of its path in
+    /// (`Geometry.endDirection`: a curved arrow arrives from the side); an arrow's tip is
+    /// looked for in it next to a head drawn apart, and a loop comes back to its rim in it; a
+    /// loop's middle is all but its end parts.
+    var endPart = 0.25
     /// [× mean radius] Path lengths of a drawing are measured on points resampled every this
     /// much, so that the pen's tremor and sampling rate do not lengthen them.
     var pathStep = 0.2
