@@ -273,11 +273,9 @@ struct RuleParameters: Codable, Hashable, Sendable {
     /// [× the two radii added] A new circle is rejected when its centre is nearer to a state's
     /// centre than this: the circles would overlap heavily.
     var overlapFraction = 0.6
-    /// [R] A circle with a smaller radius than this is too small to be a state (a dot or slip
-    /// of the pen), unless the sketch has no states yet.
-    var minimumStateRadius = 0.25
-    /// [R] An arrow shorter than this is a slip of the pen.
-    var minimumArrowLength = 0.3
+    /// [R] A slip of the pen: a circle with a smaller radius than this is too small to be a
+    /// state (a dot), unless the sketch has no states yet; an arrow shorter than this is none.
+    var slipOfThePen = 0.25
     /// [probability] A stroke the classifier rejects is read by its ends alone (`endsOnOneRim`,
     /// `endsOnTwoRims`) when its best guess has at least this probability. Chosen on the tuning
     /// half; its cost on real non-shapes placed in context: scripts/non_shapes_in_context.py.

@@ -126,7 +126,7 @@ extension Sketch {
             return addSelfLoop(on: state, points: points, symbols: symbols, isEpsilon: isEpsilon)
         }
 
-        if let scale, radius < tuned.rules.minimumStateRadius * scale {
+        if let scale, radius < tuned.rules.slipOfThePen * scale {
             return .rejected(reason: "this circle is much smaller than the other states; draw states about the same size")
         }
         if let overlapped = states.first(where: {
@@ -204,7 +204,7 @@ extension Sketch {
             ? Geometry.arrowTip(shaft: strokes[0], heads: Array(strokes.dropFirst().joined()))
             : Geometry.arrowTip(shaft: points, heads: [])
         let length = Geometry.distance(start, tip)
-        if length == 0 || length < tuned.rules.minimumArrowLength * (scale ?? 0) {
+        if length == 0 || length < tuned.rules.slipOfThePen * (scale ?? 0) {
             return .rejected(reason: "this arrow is too short to tell where it starts and ends; draw it from one state to another")
         }
 
