@@ -154,7 +154,7 @@ extension Sketch {
     }
 
     /// The state the drawing is a self-loop on: its start and its return (the closest point
-    /// of the last quarter of its path) within `loopReach` of the rim, the apex outside it, one
+    /// of the last quarter of its path) within `arrowSnap` of the rim, the apex outside it, one
     /// turn, not around the state's centre, its path at least `loopMinimumPath` radii (a barb
     /// at a rim may also leave it and come back), and smaller than the state (an open loop,
     /// whose ends show it is no circle, at most `openLoopMaxRadius` of the rim). The one
@@ -177,7 +177,7 @@ extension Sketch {
         var best: (state: SketchState, score: Double)?
         for state in states {
             let rim = state.outerRadius
-            let reach = rim + tuned.rules.loopReach * state.radius
+            let reach = rim + tuned.rules.arrowSnap * state.radius
             let distances = drawing.points.map { Geometry.distance($0, state.center) }
             // The loop ends where it comes back closest to the state in its last quarter (of
             // its path): an arrowhead's last barb may point away from the rim.
@@ -203,15 +203,15 @@ extension Sketch {
     private func leavesAStateForGood(_ drawing: DrawingMeasures) -> Bool {
         guard drawing.isSimpleOpenStroke, let source = snap(drawing.start, excluding: nil) else { return false }
         let end = drawing.points[Geometry.portion(drawing.points, Geometry.lastPart)].map { Geometry.distance($0, source.center) }.min()!
-        return end > source.outerRadius + tuned.rules.loopReach * source.radius
+        return end > source.outerRadius + tuned.rules.arrowSnap * source.radius
     }
 
-    /// True when the drawing's first and last points lie on one state's rim (within `loopReach`
+    /// True when the drawing's first and last points lie on one state's rim (within `arrowSnap`
     /// of it, inside or out), its ink reaching `loopMinimumBulge` beyond the rim, not winding
     /// round the state.
     private func endsOnOneRim(_ drawing: DrawingMeasures) -> Bool {
         states.contains { state in
-            let reach = tuned.rules.loopReach * state.radius
+            let reach = tuned.rules.arrowSnap * state.radius
             func onRim(_ point: SketchPoint) -> Bool {
                 abs(Geometry.distance(point, state.center) - state.outerRadius) <= reach
             }
@@ -226,10 +226,10 @@ extension Sketch {
         states.contains { abs(Geometry.windingTurns(drawing.points, around: $0.center)) >= tuned.shapes.roundWinding.lowerBound }
     }
 
-    /// True when some point of the drawing lies within `loopReach` of a state's rim.
+    /// True when some point of the drawing lies within `arrowSnap` of a state's rim.
     private func touchesAState(_ drawing: DrawingMeasures) -> Bool {
         states.contains { state in
-            let reach = state.outerRadius + tuned.rules.loopReach * state.radius
+            let reach = state.outerRadius + tuned.rules.arrowSnap * state.radius
             return drawing.points.contains { Geometry.distance($0, state.center) <= reach }
         }
     }

@@ -252,16 +252,15 @@ struct ConnectorParameters: Codable, Hashable, Sendable {
 struct RuleParameters: Codable, Hashable, Sendable {
     /// [× the rim's radius] An arrow end attaches to a state when it lies inside the circle or
     /// at most this far outside its rim: people stop an arrow short of the target by up to about
-    /// half a radius; more would start grabbing the neighbouring state in dense sketches.
+    /// half a radius; more would start grabbing the neighbouring state in dense sketches. A
+    /// self-loop starts and comes back within this of its state's rim (× the state's radius;
+    /// loops are drawn on the rim, sometimes starting inside).
     var arrowSnap = 0.8
     /// [× the state's radius] When the whole sketch is read, an arrow end still in empty space
     /// attaches to the state straight ahead of it up to this far beyond its rim: real arrows
     /// stop short of the target, or start away from the source, by up to 1.5 radii.
     var looseEndReach = 2.0
-    /// [× the state's radius] A self-loop belongs to a state when it starts and comes back
-    /// within this of its rim (loops are drawn on the rim, sometimes starting inside)…
-    var loopReach = 0.6
-    /// [× the state's radius] …and it reaches at least this beyond the rim.
+    /// [× the state's radius] A self-loop reaches at least this beyond its state's rim.
     var loopMinimumBulge = 0.3
     /// [× the rim's radius] A closed round loop on a rim is at most this large (for the circles
     /// found, `StateFinder`, as for the circle rule)…

@@ -259,7 +259,7 @@ extension Sketch {
         for state in states {
             let closest = points.map { Geometry.distance($0, state.center) }.min()!
             let centerDistance = Geometry.distance(center, state.center)
-            guard closest <= state.outerRadius + tuned.rules.loopReach * state.radius else { continue }
+            guard closest <= state.outerRadius + tuned.rules.arrowSnap * state.radius else { continue }
             let score = centerDistance / state.radius
             if best == nil || score < best!.score { best = (state, score) }
         }
