@@ -202,8 +202,6 @@ struct ConnectorParameters: Codable, Hashable, Sendable {
     /// [× the head's extent] A head lies about its shaft's end: at most this far beyond it (a
     /// shaft may stop short of the head's apex)…
     var headMaxBeyond = 0.5
-    /// [× the head's extent] …reaching out to each side of the shaft's line at least this…
-    var headMinimumSpread = 0.15
     /// [× the head's path] …and bent: its ends at most this far apart (a line across the end is
     /// no head).
     var headMaxStraightness = 0.85
