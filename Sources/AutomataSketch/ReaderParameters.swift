@@ -192,19 +192,16 @@ struct ConnectorParameters: Codable, Hashable, Sendable {
     var headMaxShaftFraction = 0.9
     /// [× the shaft's path] …or this for one drawn right after its shaft: an arrow drawn small
     /// with a big head (arrows drawn on their own, as in `real-strokes`, have heads 0.56–0.82
-    /// of the shaft, quartiles)…
+    /// of the shaft, quartiles), on a shaft shorter than `shortArrow` too, and no wider than a
+    /// closed head when the shaft is straight (`straightness`).
     var rightAfterHeadMaxShaftFraction = 1.6
-    /// [R] …on a shaft at least this long…
-    var rightAfterShaftMinimum = 0.6
-    /// [× path] …which, when no wider than a closed head, is nearly straight: its ends at
-    /// least this far apart.
-    var rightAfterShaftStraightness = 0.9
     /// [× the head's extent] A head lies about its shaft's end: at most this far beyond it (a
     /// shaft may stop short of the head's apex)…
     var headMaxBeyond = 0.5
-    /// [× the head's path] …and bent: its ends at most this far apart (a line across the end is
-    /// no head).
-    var headMaxStraightness = 0.85
+    /// [× path] A stroke is straight when its ends are at least this far apart: a head lying
+    /// at a shaft's end is not (a line across the end is no head); a shaft no wider than a
+    /// closed head is, to carry a head drawn right after it.
+    var straightness = 0.85
     /// [× the head's path] A head's ends are at least this far apart (a V is about 0.5, a
     /// narrow one 0.25, a barb 1), unless it is a closed head or a scribble.
     var headMinimumOpening = 0.1

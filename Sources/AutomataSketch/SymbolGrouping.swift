@@ -121,15 +121,15 @@ public enum SymbolGrouping {
                     let carriesHead = extent <= parameters.connectors.headMaxShaftFraction * shaftMeasures.pathLength
                         && shaftMeasures.pathLength >= parameters.connectors.shortArrow * scale
                         && shaftExtent > parameters.connectors.closedHeadMaxExtent * scale && !isBigClosed
-                    // Drawn right after it, a short straight shaft may carry a head up to about its
-                    // own size, a big closed head too (an arrow drawn small, with a big head): the
-                    // straighter, wider stroke of the two is the shaft.
+                    // Drawn right after it, a shorter shaft, or a straight one no wider than a
+                    // closed head, may carry a head up to about its own size, a big closed head
+                    // too (an arrow drawn small, with a big head): the straighter, wider stroke
+                    // of the two is the shaft.
                     let carriesHeadDrawnRightAfter = rightAfter
                         && extent <= parameters.connectors.rightAfterHeadMaxShaftFraction * shaftMeasures.pathLength
-                        && shaftMeasures.pathLength >= parameters.connectors.rightAfterShaftMinimum * scale
                         && shaftSpan(shaftMeasures) > shaftSpan(headMeasures)
                         && (shaftExtent > parameters.connectors.closedHeadMaxExtent * scale
-                            || shaftMeasures.chord >= parameters.connectors.rightAfterShaftStraightness * shaftMeasures.pathLength)
+                            || shaftMeasures.chord >= parameters.connectors.straightness * shaftMeasures.pathLength)
                     guard carriesHead || carriesHeadDrawnRightAfter, !isScribble(shaftMeasures) else { continue }
                     let apart = rightAfter ? 0 : parameters.connectors.apartInTimePenalty
                     for (end, atStart) in [(shaftMeasures.last, false), (shaftMeasures.start, true)] {
@@ -325,7 +325,7 @@ public enum SymbolGrouping {
         let forward = (end - inner) / length
         let beyond = head.points.map { (($0 - end) * forward).sum() }.max()!
         let size = Geometry.extent(head.points)
-        return Geometry.distance(head.start, head.last) <= tuned.connectors.headMaxStraightness * head.pathLength
+        return Geometry.distance(head.start, head.last) < tuned.connectors.straightness * head.pathLength
             && beyond <= tuned.connectors.headMaxBeyond * size
     }
 
