@@ -164,9 +164,6 @@ struct StateParameters: Codable, Hashable, Sendable {
     /// [R] A loosely round stroke standing alone, off every circle's rim, is a state drawn
     /// shakily when its mean radius is at least this.
     var shakyStateMinimumRadius = 0.5
-    /// [R] An open stroke whose every point lies within this of a state's circle is drawn
-    /// along that circle (touched up), not an arrow: it reads as nothing.
-    var retraceReach = 0.35
     /// [× the circle's radius] A stroke leaving a circle's rim and coming back is a self-loop
     /// when its path is at least this long (real ones: 2.8–6.4; a barb drawn at a rim, which
     /// can also leave it and come back, is shorter).
@@ -255,7 +252,9 @@ struct RuleParameters: Codable, Hashable, Sendable {
     /// attaches to the state straight ahead of it up to this far beyond its rim: real arrows
     /// stop short of the target, or start away from the source, by up to 1.5 radii.
     var looseEndReach = 2.0
-    /// [× the state's radius] A self-loop reaches at least this beyond its state's rim.
+    /// [× the state's radius] A self-loop reaches at least this beyond its state's rim; an
+    /// open stroke whose every point lies nearer than this (in R) to a state's circle is drawn
+    /// along that circle (touched up), not an arrow: it reads as nothing.
     var loopMinimumBulge = 0.3
     /// [× the rim's radius] A closed round loop on a rim is at most this large (for the circles
     /// found, `StateFinder`, as for the circle rule)…

@@ -43,11 +43,12 @@ struct StateSet {
     /// has one answer whether the states are found or resolved.
     let sketch: Sketch
 
-    /// True when every point lies within `retraceReach` R of a state's circle: an open stroke
-    /// drawn along it (a circle touched up, or half drawn before it is drawn whole).
+    /// True when every point lies within `loopMinimumBulge` R of a state's circle (nearer than
+    /// a self-loop must go out): an open stroke drawn along it (a circle touched up, or half
+    /// drawn before it is drawn whole).
     func runsAlongACircle(_ points: [SketchPoint]) -> Bool {
         guard let scale else { return false }
-        let reach = tuned.states.retraceReach * scale
+        let reach = tuned.rules.loopMinimumBulge * scale
         return pieces.indices.contains { piece in
             isRound[piece] && pieces[piece].contains { circle in
                 points.allSatisfy { Geometry.distance($0, toPolyline: measures[circle].points) <= reach }
