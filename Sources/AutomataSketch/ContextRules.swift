@@ -154,7 +154,7 @@ extension Sketch {
     }
 
     /// The state the drawing is a self-loop on: its start and its return (the closest point
-    /// of the last quarter of its path) within `arrowSnap` of the rim, the apex outside it, one
+    /// of the last part of its path, `endPart`) within `arrowSnap` of the rim, the apex outside it, one
     /// turn, not around the state's centre, its path at least `loopMinimumPath` radii (a barb
     /// at a rim may also leave it and come back), and smaller than the state (an open loop,
     /// whose ends show it is no circle, at most `openLoopMaxRadius` of the rim). The one
@@ -179,7 +179,7 @@ extension Sketch {
             let rim = state.outerRadius
             let reach = rim + tuned.rules.arrowSnap * state.radius
             let distances = drawing.points.map { Geometry.distance($0, state.center) }
-            // The loop ends where it comes back closest to the state in its last quarter (of
+            // The loop ends where it comes back closest to the state in its last part (of
             // its path): an arrowhead's last barb may point away from the rim.
             let end = (distances[lastQuarter] + headDistances(state)).min()!
             // Its farthest point from the state lies in the middle of its path (a
@@ -199,7 +199,7 @@ extension Sketch {
     }
 
     /// True when the drawing is a simple open stroke starting at a state whose end (the closest
-    /// point of the last quarter of its path) stays out of that state's reach.
+    /// point of the last part of its path) stays out of that state's reach.
     private func leavesAStateForGood(_ drawing: DrawingMeasures) -> Bool {
         guard drawing.isSimpleOpenStroke, let source = snap(drawing.start, excluding: nil) else { return false }
         let end = drawing.points[Geometry.portion(drawing.points, Geometry.lastPart)].map { Geometry.distance($0, source.center) }.min()!

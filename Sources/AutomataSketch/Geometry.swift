@@ -205,10 +205,10 @@ extension Geometry {
         return nearest..<(nearest + 1)
     }
 
-    /// "The last quarter" of a stroke's path (`tuned.shapes.endPart`), for `portion`.
+    /// The last part of a stroke's path (`tuned.shapes.endPart`, a fifth), for `portion`.
     static var lastPart: ClosedRange<Double> { (1 - tuned.shapes.endPart)...1 }
 
-    /// One end of a stroke and the point `endPart` (a quarter) of its path length in from that end: with
+    /// One end of a stroke and the point `endPart` (a fifth) of its path length in from that end: with
     /// the end they give the direction the stroke leaves or arrives in there (a curved arrow
     /// arrives at its state from the side, not along its chord).
     static func endDirection(_ points: [SketchPoint], atStart: Bool) -> (end: SketchPoint, inner: SketchPoint) {
@@ -223,7 +223,7 @@ extension Geometry {
     }
 
     /// The tip of an arrow: for a shaft whose head was drawn apart (`heads`: its points), the
-    /// point of the shaft's last quarter nearest to the head (the shaft's end, unless the pen
+    /// point of the shaft's last part (`lastPart`) nearest to the head (the shaft's end, unless the pen
     /// hooked on past the head); for one stroke, the point farthest from its start (an
     /// arrowhead drawn in the same stroke doubles back from the tip and does not move it).
     static func arrowTip(shaft: [SketchPoint], heads: [SketchPoint]) -> SketchPoint {

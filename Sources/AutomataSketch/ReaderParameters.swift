@@ -120,12 +120,12 @@ struct ShapeParameters: Codable, Hashable, Sendable {
     /// [× extent] A stroke whose path is longer than this is a scribble (a head filled in:
     /// 4–8; a shaft about 1, a self-loop about 2, a folded one-stroke arrow 1.5–2).
     var scribbleMinimumCrumple = 3.0
-    /// [× path] A stroke's end part, "its last quarter" (`Geometry.lastPart`): the direction
+    /// [× path] A stroke's end part, "its last fifth" (`Geometry.lastPart`): the direction
     /// a stroke leaves or arrives in runs from its end to the point this share of its path in
     /// (`Geometry.endDirection`: a curved arrow arrives from the side); an arrow's tip is
     /// looked for in it next to a head drawn apart, and a loop comes back to its rim in it; a
     /// loop's middle is all but its end parts.
-    var endPart = 0.25
+    var endPart = 0.2
     /// [× extent] A stroke curls back, as a loop does, when its ends are at most this far apart
     /// (a straight stroke: 1): a self-loop's arc or a narrow head is no shaft (the shaft of a
     /// group is the widest of its strokes, weighted by straightness except for loops that
