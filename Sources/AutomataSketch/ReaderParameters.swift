@@ -222,12 +222,11 @@ struct ConnectorParameters: Codable, Hashable, Sendable {
     /// of a head drawn at any other time.
     var apartInTimePenalty = 0.25
     /// [R] A nearly straight stroke continues a shaft (drawn in two goes, or lengthened later)
-    /// when it starts within this of the shaft…
+    /// when it starts within this of the shaft and reaches at least this beyond its end (it may
+    /// also retrace the shaft)…
     var extensionReach = 0.5
     /// [degrees] …heads out of the shaft's end at most this far off its direction there…
     var extensionMaxAngle = 30.0
-    /// [R] …reaches at least this beyond the end (it may also retrace the shaft)…
-    var extensionMinimumBeyond = 0.5
     /// [× the shaft's path] …and is at most this long (a second arrow drawn alongside the first
     /// is about as long).
     var extensionMaxShaftFraction = 0.7

@@ -278,7 +278,7 @@ public enum SymbolGrouping {
             // Along the shaft's end: positive back along the shaft, negative beyond its end.
             let along = points.map { (($0 - end) * inward).sum() }
             // It reaches well beyond the end (a barb's apex overshoots it by little).
-            guard -(along.min()!) >= tuned.connectors.extensionMinimumBeyond * scale else { continue }
+            guard -(along.min()!) >= tuned.connectors.extensionReach * scale else { continue }
             // The stroke's end nearer the shaft starts at the shaft (or a small gap from its end)…
             let near = along.first! > along.last! ? stroke.start : stroke.last
             let far = points.max { Geometry.distance($0, near) < Geometry.distance($1, near) }!
