@@ -248,7 +248,8 @@ struct RuleParameters: Codable, Hashable, Sendable {
     /// loops are drawn on the rim, sometimes starting inside).
     var arrowSnap = 0.8
     /// [× the state's radius] When the whole sketch is read, an arrow end still in empty space
-    /// attaches to the state straight ahead of it up to this far beyond its rim: real arrows
+    /// attaches to the state ahead of it (its centre in front of the end, `Sketch.stateInLine`)
+    /// up to this far beyond its rim: real arrows
     /// stop short of the target, or start away from the source, by up to 1.5 radii.
     var looseEndReach = 2.0
     /// [× the state's radius] A self-loop reaches at least this beyond its state's rim; an
@@ -271,7 +272,4 @@ struct RuleParameters: Codable, Hashable, Sendable {
     /// `endsOnTwoRims`) when its best guess has at least this probability. Chosen on the tuning
     /// half; its cost on real non-shapes placed in context: scripts/non_shapes_in_context.py.
     var timidConfidence = 0.3
-    /// [degrees] A state is ahead of an arrow's end when its centre lies at most this far off
-    /// the arrow's direction there (`Sketch.stateInLine`).
-    var aheadMaxAngle = 60.0
 }
