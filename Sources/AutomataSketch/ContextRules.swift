@@ -84,7 +84,7 @@ extension Sketch {
         // A circle drawn in goes, as one drawing (see `StateFinder.formsOneCircle`; a dot
         // of ink among them counts too), is no self-loop, though its first arc may leave and
         // come back to a state's rim.
-        if classified == .circle, strokes.count > 1, StateFinder.formsOneCircle(strokes, eachDrawingAtLeast: 0) {
+        if classified == .circle, strokes.count > 1, StateFinder.formsOneCircle(strokes) {
             return (StrokeReading(shape: .circle, rule: nil), "")
         }
         if classified == .arrow || classified == .line { return (StrokeReading(shape: classified!, rule: nil), "") }

@@ -141,11 +141,8 @@ struct ShapeParameters: Codable, Hashable, Sendable {
 /// shaky circles, round self-loops on a rim, and R.
 struct StateParameters: Codable, Hashable, Sendable {
     /// [strokes] A circle may be drawn in up to this many strokes one after another
-    /// (low-vision writers draw some in three or four)…
+    /// (low-vision writers draw some in three or four).
     var circleMaxGoes = 4
-    /// [× circumference] …each drawing at least this share of it (a head or tick drawn
-    /// beside a state is less).
-    var circleGoMinimumShare = 0.1
     /// [sectors] Strokes drawn in goes make one circle when together they put ink in each of
     /// this many equal sectors round their centre (all the way round).
     var circleSectors = 12

@@ -212,15 +212,11 @@ enum StateFinder {
     }
 
     /// True when the strokes' points together stay about one distance from their centre and go
-    /// all the way round it (each of `circleSectors` sectors holds ink), each stroke drawing at least
-    /// `share` of it (by default `circleGoMinimumShare`).
-    static func formsOneCircle(_ strokes: [[SketchPoint]], eachDrawingAtLeast share: Double = tuned.states.circleGoMinimumShare) -> Bool {
+    /// all the way round it (each of `circleSectors` sectors holds ink).
+    static func formsOneCircle(_ strokes: [[SketchPoint]]) -> Bool {
         // The roundness alone: the other measures of the drawing are not needed here.
         let measured = DrawingMeasures.roundness(strokes.flatMap { $0 }.nonEmptyOrOrigin)
-        let circumference = 2 * Double.pi * measured.meanRadius
-        guard measured.radialSpread <= tuned.shapes.roundSpread,
-            strokes.allSatisfy({ Geometry.pathLength($0) >= share * circumference })
-        else { return false }
+        guard measured.radialSpread <= tuned.shapes.roundSpread else { return false }
         let sectors = max(1, tuned.states.circleSectors)
         var covered = [Bool](repeating: false, count: sectors)
         for point in strokes.joined() {

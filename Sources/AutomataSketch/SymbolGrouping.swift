@@ -220,7 +220,7 @@ public enum SymbolGrouping {
     private static func orient(_ strokes: [Int], measures: [DrawingMeasures], scale: Double?) -> SymbolGroup {
         let points = strokes.map { measures[$0].points }
         let allRound = strokes.allSatisfy { measures[$0].isClosedRound || measures[$0].isDoubleRound || measures[$0].isLooselyRound }
-            || StateFinder.formsOneCircle(points, eachDrawingAtLeast: 0)
+            || StateFinder.formsOneCircle(points)
         guard strokes.count > 1, !allRound else {
             return SymbolGroup(
                 strokes: strokes, heads: [], drawing: points, isReversed: false,
