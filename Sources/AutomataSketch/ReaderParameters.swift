@@ -158,9 +158,6 @@ struct StateParameters: Codable, Hashable, Sendable {
     /// of that circle's radius, is a self-loop drawn round when their centres are nearer than this (and further apart
     /// than concentric circles').
     var loopRoundReach = 1.2
-    /// [R] A loosely round stroke standing alone, off every circle's rim, is a state drawn
-    /// shakily when its mean radius is at least this.
-    var shakyStateMinimumRadius = 0.5
     /// [× the circle's radius] A stroke leaving a circle's rim and coming back is a self-loop
     /// when its path is at least this long (real ones: 2.8–6.4; a barb drawn at a rim, which
     /// can also leave it and come back, is shorter).
@@ -179,7 +176,8 @@ struct ConnectorParameters: Codable, Hashable, Sendable {
     /// percentile, 7% above 1.8 R).
     var lyingHeadMaxExtent = 3.0
     /// [R] A head drawn closed (a small triangle or curl) is at most this across: no state is
-    /// so small. A shaft is wider than this.
+    /// so small (a loosely round stroke standing alone, off every circle's rim, is a state
+    /// drawn shakily when its mean radius is at least half this). A shaft is wider than this.
     var closedHeadMaxExtent = 1.0
     /// [× the shaft's path] A head is at most this across (real heads: mostly below 0.4, a big
     /// head on a short initial arrow up to 0.85)…

@@ -142,7 +142,7 @@ enum StateFinder {
             guard let scale, isLooselyRound[piece], !isRound[piece] else { return false }
             if pieces.indices.contains(where: { $0 != piece && statePiece[$0] == statePiece[piece] && isRound[$0] }) { return true }
             let stroke = measures[pieces[piece][0]]
-            return standsAlone[piece] && stroke.meanRadius >= parameters.states.shakyStateMinimumRadius * scale
+            return standsAlone[piece] && 2 * stroke.meanRadius >= parameters.connectors.closedHeadMaxExtent * scale
                 && !circles.contains { circle in pieces[circle.piece].contains { liesOnRim(of: measures[$0], stroke) } }
         }
         var sketch = Sketch()
