@@ -190,6 +190,8 @@ struct ConnectorParameters: Codable, Hashable, Sendable {
     /// [× the head's extent] A head lies about its shaft's end: at most this far beyond it (a
     /// shaft may stop short of the head's apex)…
     var headMaxBeyond = 0.5
+    /// [× the head's extent] …reaching out to each side of the shaft's line at least this…
+    var headMinimumSpread = 0.15
     /// [× path] A stroke is straight when its ends are at least this far apart: a head lying
     /// at a shaft's end is not (a line across the end is no head); a shaft no wider than a
     /// closed head is, to carry a head drawn right after it.

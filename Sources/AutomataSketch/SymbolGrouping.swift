@@ -315,18 +315,28 @@ public enum SymbolGrouping {
         stroke.pathLength > tuned.shapes.scribbleMinimumCrumple * stroke.extent
     }
 
-    /// True when the stroke lies at the shaft's end as an arrowhead does: bent, and about the
-    /// end (at most `headMaxBeyond` of its size beyond it, along the shaft's direction there).
-    /// A transition or state drawn next to the end lies beyond it.
+    /// True when the stroke lies at the shaft's end as an arrowhead does: bent, about the end
+    /// (at most `headMaxBeyond` of its size beyond it, along the shaft's direction there) and
+    /// reaching out to both sides of the shaft's line, at least `headMinimumSpread` of its
+    /// size each. A transition or state drawn next to the end lies beyond it or to one side.
     static func liesAsHead(_ head: DrawingMeasures, at shaft: DrawingMeasures, atStart: Bool) -> Bool {
         let (end, inner) = Geometry.endDirection(shaft.points, atStart: atStart)
         let length = Geometry.distance(end, inner)
         guard length > 0 else { return false }
         let forward = (end - inner) / length
-        let beyond = head.points.map { (($0 - end) * forward).sum() }.max()!
+        let normal = SketchPoint(-forward.y, forward.x)
+        var beyond = -Double.infinity, left = 0.0, right = 0.0
+        for point in head.points {
+            let offset = point - end
+            beyond = max(beyond, (offset * forward).sum())
+            let across = (offset * normal).sum()
+            left = max(left, across)
+            right = max(right, -across)
+        }
         let size = Geometry.extent(head.points)
         return Geometry.distance(head.start, head.last) < tuned.connectors.straightness * head.pathLength
             && beyond <= tuned.connectors.headMaxBeyond * size
+            && min(left, right) >= tuned.connectors.headMinimumSpread * size
     }
 
     /// How much a stroke looks like a shaft: its extent times its straightness (chord over
