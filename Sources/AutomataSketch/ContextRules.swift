@@ -84,7 +84,7 @@ extension Sketch {
         // A circle drawn in goes, as one drawing (see `StateFinder.formsOneCircle`; a dot
         // of ink among them counts too), is no self-loop, though its first arc may leave and
         // come back to a state's rim.
-        if classified == .circle, strokes.count > 1, StateFinder.formsOneCircle(strokes, eachDrawingAtLeast: 0) {
+        if classified == .circle, strokes.count > 1, StateFinder.formsOneCircle(strokes) {
             return (StrokeReading(shape: .circle, rule: nil), nil)
         }
         if classified == .arrow || classified == .line { return (StrokeReading(shape: classified!, rule: nil), nil) }
@@ -152,7 +152,7 @@ extension Sketch {
     }
 
     /// The state the drawing is a self-loop on: its start and its return (the closest point
-    /// of the last quarter of its path) within `loopReach` of the rim, the apex outside it, one
+    /// of the last part of its path, `endPart`) within `arrowSnap` of the rim, the apex outside it, one
     /// turn, not around the state's centre, its path at least `loopMinimumPath` radii (a barb
     /// at a rim may also leave it and come back), and smaller than the state (an open loop,
     /// whose ends show it is no circle, at most `openLoopMaxRadius` of the rim). The one
@@ -165,19 +165,19 @@ extension Sketch {
         guard tuned.shapes.loopWinding.contains(abs(drawing.winding)) else { return nil }
         // A head drawn apart counts only on a loop that curls back (its ends nearer each other
         // than its extent): a straight shaft with a far-flung head is no loop.
-        let curled = Geometry.distance(drawing.start, drawing.last) <= tuned.rules.loopCurl * Geometry.extent(drawing.points)
+        let curled = Geometry.distance(drawing.start, drawing.last) <= tuned.shapes.loopCurl * Geometry.extent(drawing.points)
         func headDistances(_ state: SketchState) -> [Double] {
             curled ? heads.map { Geometry.distance($0, state.center) } : []
         }
         let lastQuarter = Geometry.portion(drawing.points, Geometry.lastPart)
-        // Its middle: all but its ends' parts that give its end directions (`endShare`).
-        let middle = Geometry.portion(drawing.points, tuned.shapes.endShare...(1 - tuned.shapes.endShare))
+        // Its middle: all but its ends' parts that give its end directions (`endPart`).
+        let middle = Geometry.portion(drawing.points, tuned.shapes.endPart...(1 - tuned.shapes.endPart))
         var best: (state: SketchState, score: Double)?
         for state in states {
             let rim = state.outerRadius
-            let reach = rim + tuned.rules.loopReach * state.radius
+            let reach = rim + tuned.rules.arrowSnap * state.radius
             let distances = drawing.points.map { Geometry.distance($0, state.center) }
-            // The loop ends where it comes back closest to the state in its last quarter (of
+            // The loop ends where it comes back closest to the state in its last part (of
             // its path): an arrowhead's last barb may point away from the rim.
             let end = (distances[lastQuarter] + headDistances(state)).min()!
             // Its farthest point from the state lies in the middle of its path (a
@@ -188,7 +188,7 @@ extension Sketch {
                 drawing.pathLength >= tuned.states.loopMinimumPath * state.radius,
                 distances[farthest] >= max(distances[0], end, state.radius) + tuned.rules.loopMinimumBulge * state.radius,
                 drawing.meanRadius <= (drawing.isClosedRound ? tuned.rules.loopAsCircleMaxRadius : tuned.rules.openLoopMaxRadius) * rim,
-                abs(Geometry.windingTurns(drawing.points, around: state.center)) < tuned.rules.loopMaxWindingRoundState
+                abs(Geometry.windingTurns(drawing.points, around: state.center)) < tuned.shapes.roundWinding.lowerBound
             else { continue }
             let score = Geometry.distance(drawing.centroid, state.center) / state.radius
             if best == nil || score < best!.score { best = (state, score) }
@@ -197,25 +197,25 @@ extension Sketch {
     }
 
     /// True when the drawing is a simple open stroke starting at a state whose end (the closest
-    /// point of the last quarter of its path) stays out of that state's reach.
+    /// point of the last part of its path) stays out of that state's reach.
     private func leavesAStateForGood(_ drawing: DrawingMeasures) -> Bool {
         guard drawing.isSimpleOpenStroke, let source = snap(drawing.start, excluding: nil) else { return false }
         let end = drawing.points[Geometry.portion(drawing.points, Geometry.lastPart)].map { Geometry.distance($0, source.center) }.min()!
-        return end > source.outerRadius + tuned.rules.loopReach * source.radius
+        return end > source.outerRadius + tuned.rules.arrowSnap * source.radius
     }
 
-    /// True when the drawing's first and last points lie on one state's rim (within `loopReach`
+    /// True when the drawing's first and last points lie on one state's rim (within `arrowSnap`
     /// of it, inside or out), its ink reaching `loopMinimumBulge` beyond the rim, not winding
     /// round the state.
     private func endsOnOneRim(_ drawing: DrawingMeasures) -> Bool {
         states.contains { state in
-            let reach = tuned.rules.loopReach * state.radius
+            let reach = tuned.rules.arrowSnap * state.radius
             func onRim(_ point: SketchPoint) -> Bool {
                 abs(Geometry.distance(point, state.center) - state.outerRadius) <= reach
             }
             return onRim(drawing.start) && onRim(drawing.last)
                 && drawing.points.contains { Geometry.distance($0, state.center) >= state.outerRadius + tuned.rules.loopMinimumBulge * state.radius }
-                && abs(Geometry.windingTurns(drawing.points, around: state.center)) < tuned.rules.loopMaxWindingRoundState
+                && abs(Geometry.windingTurns(drawing.points, around: state.center)) < tuned.shapes.roundWinding.lowerBound
         }
     }
 
@@ -224,10 +224,10 @@ extension Sketch {
         states.contains { abs(Geometry.windingTurns(drawing.points, around: $0.center)) >= tuned.shapes.roundWinding.lowerBound }
     }
 
-    /// True when some point of the drawing lies within `loopReach` of a state's rim.
+    /// True when some point of the drawing lies within `arrowSnap` of a state's rim.
     private func touchesAState(_ drawing: DrawingMeasures) -> Bool {
         states.contains { state in
-            let reach = state.outerRadius + tuned.rules.loopReach * state.radius
+            let reach = state.outerRadius + tuned.rules.arrowSnap * state.radius
             return drawing.points.contains { Geometry.distance($0, state.center) <= reach }
         }
     }

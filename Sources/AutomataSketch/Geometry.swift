@@ -205,15 +205,15 @@ extension Geometry {
         return nearest..<(nearest + 1)
     }
 
-    /// "The last quarter" of a stroke's path (`tuned.shapes.lastPart`), for `portion`.
-    static var lastPart: ClosedRange<Double> { (1 - tuned.shapes.lastPart)...1 }
+    /// The last part of a stroke's path (`tuned.shapes.endPart`, a fifth), for `portion`.
+    static var lastPart: ClosedRange<Double> { (1 - tuned.shapes.endPart)...1 }
 
-    /// One end of a stroke and the point `endShare` (a fifth) of its path length in from that end: with
+    /// One end of a stroke and the point `endPart` (a fifth) of its path length in from that end: with
     /// the end they give the direction the stroke leaves or arrives in there (a curved arrow
     /// arrives at its state from the side, not along its chord).
     static func endDirection(_ points: [SketchPoint], atStart: Bool) -> (end: SketchPoint, inner: SketchPoint) {
         let inward = atStart ? points : points.reversed()
-        let reach = pathLength(points) * tuned.shapes.endShare
+        let reach = pathLength(points) * tuned.shapes.endPart
         var walked = 0.0
         for index in inward.indices.dropFirst() {
             walked += distance(inward[index - 1], inward[index])
@@ -223,7 +223,7 @@ extension Geometry {
     }
 
     /// The tip of an arrow: for a shaft whose head was drawn apart (`heads`: its points), the
-    /// point of the shaft's last quarter nearest to the head (the shaft's end, unless the pen
+    /// point of the shaft's last part (`lastPart`) nearest to the head (the shaft's end, unless the pen
     /// hooked on past the head); for one stroke, the point farthest from its start (an
     /// arrowhead drawn in the same stroke doubles back from the tip and does not move it).
     static func arrowTip(shaft: [SketchPoint], heads: [SketchPoint]) -> SketchPoint {
@@ -237,8 +237,8 @@ extension Geometry {
     /// the stroke there; the tip it attaches by is `arrowTip`): the first point nearly as far from the start
     /// as the farthest one (`tipNearFarthest`), or before that the first point at least
     /// `tipReach` of that distance after which the pen heads back toward the start by more
-    /// than `tipTurnBack` (into a barb): a head's barbs or closed triangle may reach farther
-    /// than the tip.
+    /// than the tip may fall short of the farthest point (`1 - tipNearFarthest`: into a barb):
+    /// a head's barbs or closed triangle may reach farther than the tip.
     static func shaftEndIndex(_ points: [SketchPoint]) -> Int {
         guard let first = points.first else { return 0 }
         let shapes = tuned.shapes
@@ -249,7 +249,7 @@ extension Geometry {
         for index in distances.indices.prefix(tip) {
             if distances[index] > distances[runningMaximum] { runningMaximum = index }
             if distances[runningMaximum] >= shapes.tipReach * farthest,
-                distances[index] < distances[runningMaximum] - shapes.tipTurnBack * farthest
+                distances[index] < distances[runningMaximum] - (1 - shapes.tipNearFarthest) * farthest
             {
                 tip = runningMaximum
                 break

@@ -73,11 +73,16 @@ var tuned: ReaderParameters { ReaderParameters.current }
 /// a tip, a loop, a scribble. Relative to the drawing's own size, never to R.
 struct ShapeParameters: Codable, Hashable, Sendable {
     /// [turns] A closed round stroke winds this many turns around its centre (a circle with a
-    /// small gap is 0.9; one overshooting by a third of a turn 1.33)…
+    /// small gap is 0.9; one overshooting by a third of a turn 1.33)… A drawing winding less
+    /// than the lower bound round a point does not go round it: a self-loop round its state's
+    /// centre, an arc of a circle drawn in goes. One winding at least the upper bound is a
+    /// double circle drawn in one go: a final state (its inner and outer halves of points give
+    /// the two radii).
     var roundWinding = 0.8...1.4
     /// [× mean radius] …and its points' distances from the centre vary by at most this much
     /// (standard deviation; an ellipse with axes 1 : 0.7 gives about 0.12; a loop with a tail,
-    /// 0.3 and more).
+    /// 0.3 and more). A double circle drawn in one go has two rings, each allowed this: its
+    /// points vary by at most twice this.
     var roundSpread = 0.22
     /// [× long axis] A state may be drawn as an oval down to this ratio of its axes (a 2 : 1
     /// oval is 0.5; a flat stroke, a Λ, is no oval).
@@ -85,17 +90,13 @@ struct ShapeParameters: Codable, Hashable, Sendable {
     /// [× mean radius] Each of two concentric circles may stray this much from its circle or
     /// oval (a state alone: `roundSpread`): the shared centre is the stronger sign.
     var looseRoundSpread = 0.6
-    /// [turns] A circle drawn in one go winding around its centre at least this many turns is a
-    /// double circle: a final state (its inner and outer halves of points give the two radii).
-    var doubleCircleTurns = 1.6
     /// [× farthest distance from the start] The tip of an open stroke is the first point at
     /// least this far from its start…
     var tipNearFarthest = 0.95
-    /// [× farthest distance] …or an earlier one at least this far…
+    /// [× farthest distance] …or an earlier one at least this far, after which the pen comes
+    /// back toward the start by as much as a tip may fall short of the farthest point
+    /// (`1 - tipNearFarthest`: the first barb of the head).
     var tipReach = 0.8
-    /// [× farthest distance] …after which the pen comes back toward the start by this much
-    /// (the first barb of the head).
-    var tipTurnBack = 0.05
     /// [× chord] Shafts are measured after simplifying them to this tolerance (wobble and
     /// tremor below it vanish; a zig-zag or a bow stays).
     var shaftTolerance = 0.04
@@ -119,16 +120,18 @@ struct ShapeParameters: Codable, Hashable, Sendable {
     /// [× extent] A stroke whose path is longer than this is a scribble (a head filled in:
     /// 4–8; a shaft about 1, a self-loop about 2, a folded one-stroke arrow 1.5–2).
     var scribbleMinimumCrumple = 3.0
-    /// [× mean radius] A drawing going round its centre `doubleCircleTurns` or more is a
-    /// double circle when its points' distances from the centre vary by at most this much (its
-    /// two rings apart: twice `roundSpread`).
-    var doubleRoundSpread = 0.44
-    /// [× path] The direction a stroke leaves or arrives in runs from its end to the point this
-    /// share of its path in (`Geometry.endDirection`): a curved arrow arrives from the side.
-    var endShare = 0.2
-    /// [× path] "The last quarter" of a stroke, where an arrow's tip is looked for next to a
-    /// head drawn apart and where a loop comes back to its rim (`Geometry.portion`).
-    var lastPart = 0.25
+    /// [× path] A stroke's end part, "its last fifth" (`Geometry.lastPart`): the direction
+    /// a stroke leaves or arrives in runs from its end to the point this share of its path in
+    /// (`Geometry.endDirection`: a curved arrow arrives from the side); an arrow's tip is
+    /// looked for in it next to a head drawn apart, and a loop comes back to its rim in it; a
+    /// loop's middle is all but its end parts.
+    var endPart = 0.2
+    /// [× extent] A stroke curls back, as a loop does, when its ends are at most this far apart
+    /// (a straight stroke: 1): a self-loop's arc or a narrow head is no shaft (the shaft of a
+    /// group is the widest of its strokes, weighted by straightness except for loops that
+    /// curl back, `SymbolGrouping.shaftSpan`), and only a loop that curls back may have its
+    /// head drawn apart.
+    var loopCurl = 0.8
     /// [× mean radius] Path lengths of a drawing are measured on points resampled every this
     /// much, so that the pen's tremor and sampling rate do not lengthen them.
     var pathStep = 0.2
@@ -138,11 +141,8 @@ struct ShapeParameters: Codable, Hashable, Sendable {
 /// shaky circles, round self-loops on a rim, and R.
 struct StateParameters: Codable, Hashable, Sendable {
     /// [strokes] A circle may be drawn in up to this many strokes one after another
-    /// (low-vision writers draw some in three or four)…
+    /// (low-vision writers draw some in three or four).
     var circleMaxGoes = 4
-    /// [× circumference] …each drawing at least this share of it (a head or tick drawn
-    /// beside a state is less).
-    var circleGoMinimumShare = 0.1
     /// [sectors] Strokes drawn in goes make one circle when together they put ink in each of
     /// this many equal sectors round their centre (all the way round).
     var circleSectors = 12
@@ -154,18 +154,10 @@ struct StateParameters: Codable, Hashable, Sendable {
     /// [R] A lone round stroke smaller than this may be a self-loop drawn round or a closed
     /// head, not a state: it is resolved after the states, and may join a shaft as its head.
     var smallCircle = 0.85
-    /// [× the loop's radius] A round stroke on a circle's rim is a self-loop drawn round when
-    /// that circle's radius is at least this…
-    var loopRoundMaxRatio = 0.9
-    /// [× the two radii added] …and their centres are nearer than this (and further apart
+    /// [× the two radii added] A round stroke on a circle's rim, at most `loopAsCircleMaxRadius`
+    /// of that circle's radius, is a self-loop drawn round when their centres are nearer than this (and further apart
     /// than concentric circles').
     var loopRoundReach = 1.2
-    /// [R] A loosely round stroke standing alone, off every circle's rim, is a state drawn
-    /// shakily when its mean radius is at least this.
-    var shakyStateMinimumRadius = 0.5
-    /// [R] An open stroke whose every point lies within this of a state's circle is drawn
-    /// along that circle (touched up), not an arrow: it reads as nothing.
-    var retraceReach = 0.35
     /// [× the circle's radius] A stroke leaving a circle's rim and coming back is a self-loop
     /// when its path is at least this long (real ones: 2.8–6.4; a barb drawn at a rim, which
     /// can also leave it and come back, is shorter).
@@ -176,38 +168,34 @@ struct StateParameters: Codable, Hashable, Sendable {
 /// shafts, before or after them; shafts lengthened by a later stroke.
 struct ConnectorParameters: Codable, Hashable, Sendable {
     /// [R] A head stroke is at most this across (real heads are 0.5–1.5 R; a short transition
-    /// between neighbouring states is longer)…
+    /// between neighbouring states is longer), unless drawn right after its shaft (a big head:
+    /// the FA database has them up to 2 R)…
     var headMaxExtent = 1.8
-    /// [R] …or this for the stroke drawn right after its shaft (a big head: the FA database
-    /// has them up to 2 R)…
-    var headMaxExtentRightAfter = 2.4
-    /// [R] …or this for a head drawn right before or after its shaft lying at its end as a
-    /// head does (`SymbolGrouping.liesAsHead`; real heads, largest side: 0.44–1.40 R, 10th–90th
+    /// [R] …and no head is more than this: one drawn right after its shaft, or right before it
+    /// lying at its end as a head does (`SymbolGrouping.liesAsHead`; real heads, largest side: 0.44–1.40 R, 10th–90th
     /// percentile, 7% above 1.8 R).
     var lyingHeadMaxExtent = 3.0
     /// [R] A head drawn closed (a small triangle or curl) is at most this across: no state is
-    /// so small. A shaft is wider than this.
+    /// so small (a loosely round stroke standing alone, off every circle's rim, is a state
+    /// drawn shakily when its mean radius is at least half this). A shaft is wider than this.
     var closedHeadMaxExtent = 1.0
     /// [× the shaft's path] A head is at most this across (real heads: mostly below 0.4, a big
     /// head on a short initial arrow up to 0.85)…
     var headMaxShaftFraction = 0.9
     /// [× the shaft's path] …or this for one drawn right after its shaft: an arrow drawn small
     /// with a big head (arrows drawn on their own, as in `real-strokes`, have heads 0.56–0.82
-    /// of the shaft, quartiles)…
+    /// of the shaft, quartiles), on a shaft shorter than `shortArrow` too, and no wider than a
+    /// closed head when the shaft is straight (`straightness`).
     var rightAfterHeadMaxShaftFraction = 1.6
-    /// [R] …on a shaft at least this long…
-    var rightAfterShaftMinimum = 0.6
-    /// [× path] …which, when no wider than a closed head, is nearly straight: its ends at
-    /// least this far apart.
-    var rightAfterShaftStraightness = 0.9
     /// [× the head's extent] A head lies about its shaft's end: at most this far beyond it (a
     /// shaft may stop short of the head's apex)…
     var headMaxBeyond = 0.5
     /// [× the head's extent] …reaching out to each side of the shaft's line at least this…
     var headMinimumSpread = 0.15
-    /// [× the head's path] …and bent: its ends at most this far apart (a line across the end is
-    /// no head).
-    var headMaxStraightness = 0.85
+    /// [× path] A stroke is straight when its ends are at least this far apart: a head lying
+    /// at a shaft's end is not (a line across the end is no head); a shaft no wider than a
+    /// closed head is, to carry a head drawn right after it.
+    var straightness = 0.85
     /// [× the head's path] A head's ends are at least this far apart (a V is about 0.5, a
     /// narrow one 0.25, a barb 1), unless it is a closed head or a scribble.
     var headMinimumOpening = 0.1
@@ -219,38 +207,29 @@ struct ConnectorParameters: Codable, Hashable, Sendable {
     /// from its start to its tip is an arrow of its own: it joins a shaft as its head only
     /// lying as one.
     var shortArrow = 1.2
-    /// [R] A head comes within this of its shaft's end (real heads: 0.0–0.5 R)…
+    /// [R] A head comes within this of its shaft's end (real heads: 0.0–0.5 R), whenever it was
+    /// drawn.
     var headMaxGap = 0.8
-    /// [R] …or within this when drawn right after the shaft (in the writer's order the next
-    /// stroke near a shaft's end is its head, even one stopping short of it).
-    var headMaxGapRightAfter = 1.0
     /// [strokes] A small stroke at the other end of a shaft with a head joins it when drawn at
     /// most this many strokes after the shaft (while the writer is still at that arrow).
     var otherEndMaxStrokesLater = 6
-    /// [R] A head drawn right before or after its shaft is preferred over an equally near one
-    /// drawn at another time: this is added to the distance of a head drawn apart.
+    /// [R] A head drawn right after its shaft is preferred over an equally near one drawn at
+    /// another time, right before it included (people draw a head after its shaft: 199 of 209
+    /// arrows of the FA database's 22 diagrams; 5 head first): this is added to the distance
+    /// of a head drawn at any other time.
     var apartInTimePenalty = 0.25
-    /// [R] Of two heads drawn right before and right after, the one after is preferred (people
-    /// draw a head after its shaft: 199 of 209 arrows of the FA database's 22 diagrams; 5 head
-    /// first): this is added to the distance of a head drawn right before.
-    var headFirstPenalty = 0.1
     /// [R] A nearly straight stroke continues a shaft (drawn in two goes, or lengthened later)
-    /// when it starts within this of the shaft…
+    /// when it starts within this of the shaft and reaches at least this beyond its end (it may
+    /// also retrace the shaft)…
     var extensionReach = 0.5
     /// [degrees] …heads out of the shaft's end at most this far off its direction there…
     var extensionMaxAngle = 30.0
-    /// [R] …reaches at least this beyond the end (it may also retrace the shaft)…
-    var extensionMinimumBeyond = 0.5
     /// [× the shaft's path] …and is at most this long (a second arrow drawn alongside the first
     /// is about as long).
     var extensionMaxShaftFraction = 0.7
     /// [× path] A stroke continuing a shaft is nearly straight: its start and tip at least this
     /// far apart (it may come back a little along itself at its far end).
     var extensionStraightness = 0.6
-    /// [× extent] A stroke whose ends come back within this of its extent is a loop (a
-    /// self-loop's arc, a narrow head), not a shaft: the shaft of a group is the widest of its
-    /// strokes, weighted by straightness except for loops (`SymbolGrouping.shaftSpan`).
-    var loopEndsGap = 0.5
     /// [× the shaft's path] Without any state to measure R by, lengths in R are measured
     /// against this share of the shaft's path instead.
     var scaleWithoutStates = 0.25
@@ -261,41 +240,33 @@ struct ConnectorParameters: Codable, Hashable, Sendable {
 struct RuleParameters: Codable, Hashable, Sendable {
     /// [× the rim's radius] An arrow end attaches to a state when it lies inside the circle or
     /// at most this far outside its rim: people stop an arrow short of the target by up to about
-    /// half a radius; more would start grabbing the neighbouring state in dense sketches.
+    /// half a radius; more would start grabbing the neighbouring state in dense sketches. A
+    /// self-loop starts and comes back within this of its state's rim (× the state's radius;
+    /// loops are drawn on the rim, sometimes starting inside).
     var arrowSnap = 0.8
     /// [× the state's radius] When the whole sketch is read, an arrow end still in empty space
-    /// attaches to the state straight ahead of it up to this far beyond its rim: real arrows
+    /// attaches to the state ahead of it (its centre in front of the end, `Sketch.stateInLine`)
+    /// up to this far beyond its rim: real arrows
     /// stop short of the target, or start away from the source, by up to 1.5 radii.
     var looseEndReach = 2.0
-    /// [× the state's radius] A self-loop belongs to a state when it starts and comes back
-    /// within this of its rim (loops are drawn on the rim, sometimes starting inside)…
-    var loopReach = 0.6
-    /// [× the state's radius] …and it reaches at least this beyond the rim.
+    /// [× the state's radius] A self-loop reaches at least this beyond its state's rim; an
+    /// open stroke whose every point lies nearer than this (in R) to a state's circle is drawn
+    /// along that circle (touched up), not an arrow: it reads as nothing.
     var loopMinimumBulge = 0.3
-    /// [× the rim's radius] A closed round loop on a rim is at most this large…
+    /// [× the rim's radius] A closed round loop on a rim is at most this large (for the circles
+    /// found, `StateFinder`, as for the circle rule)…
     var loopAsCircleMaxRadius = 0.9
     /// [× the rim's radius] …an open one (its ends apart: no circle) at most this (people draw
     /// self-loops as large as their state).
     var openLoopMaxRadius = 1.3
-    /// [× extent] A loop whose head was drawn apart curls back: its ends at most this far apart
-    /// (a straight stroke: 1).
-    var loopCurl = 0.8
     /// [× the two radii added] A new circle is rejected when its centre is nearer to a state's
     /// centre than this: the circles would overlap heavily.
     var overlapFraction = 0.6
-    /// [R] A circle with a smaller radius than this is too small to be a state (a dot or slip
-    /// of the pen), unless the sketch has no states yet.
-    var minimumStateRadius = 0.25
-    /// [R] An arrow shorter than this is a slip of the pen.
-    var minimumArrowLength = 0.3
+    /// [R] A slip of the pen: a circle with a smaller radius than this is too small to be a
+    /// state (a dot), unless the sketch has no states yet; an arrow shorter than this is none.
+    var slipOfThePen = 0.25
     /// [probability] A stroke the classifier rejects is read by its ends alone (`endsOnOneRim`,
     /// `endsOnTwoRims`) when its best guess has at least this probability. Chosen on the tuning
     /// half; its cost on real non-shapes placed in context: scripts/non_shapes_in_context.py.
     var timidConfidence = 0.3
-    /// [turns] A self-loop winds less than this round its state's centre (a circle drawn round
-    /// the state winds once).
-    var loopMaxWindingRoundState = 0.5
-    /// [degrees] A state is ahead of an arrow's end when its centre lies at most this far off
-    /// the arrow's direction there (`Sketch.stateInLine`).
-    var aheadMaxAngle = 60.0
 }

@@ -439,17 +439,16 @@ extension Sketch {
 
     /// The state an arrow running from `start` through `end` meets just beyond `end`: the one
     /// whose rim is relatively nearest to `end`, within `looseEndReach` radii, ahead of the
-    /// arrow (its centre at most `aheadMaxAngle` off the arrow's direction).
+    /// arrow (its centre in front of the end, less than a right angle off the arrow's direction).
     func stateInLine(from start: SketchPoint, through end: SketchPoint, excluding excluded: Int?) -> SketchState? {
         let length = Geometry.distance(start, end)
         guard length > 0 else { return nil }
         let direction = (end - start) / length
-        let ahead = cos(tuned.rules.aheadMaxAngle * Double.pi / 180)
         var best: (state: SketchState, gap: Double)?
         for state in states where state.id != excluded {
             let offset = state.center - end
             let distance = Geometry.distance(state.center, end)
-            guard distance > 0, (offset * direction).sum() / distance >= ahead else { continue }
+            guard distance > 0, (offset * direction).sum() > 0 else { continue }
             let gap = (distance - state.outerRadius) / state.radius
             guard gap <= tuned.rules.looseEndReach else { continue }
             if best == nil || gap < best!.gap { best = (state, gap) }

@@ -43,11 +43,12 @@ struct StateSet {
     /// has one answer whether the states are found or resolved.
     let sketch: Sketch
 
-    /// True when every point lies within `retraceReach` R of a state's circle: an open stroke
-    /// drawn along it (a circle touched up, or half drawn before it is drawn whole).
+    /// True when every point lies within `loopMinimumBulge` R of a state's circle (nearer than
+    /// a self-loop must go out): an open stroke drawn along it (a circle touched up, or half
+    /// drawn before it is drawn whole).
     func runsAlongACircle(_ points: [SketchPoint]) -> Bool {
         guard let scale else { return false }
-        let reach = tuned.states.retraceReach * scale
+        let reach = tuned.rules.loopMinimumBulge * scale
         return pieces.indices.contains { piece in
             isRound[piece] && pieces[piece].contains { circle in
                 points.allSatisfy { Geometry.distance($0, toPolyline: measures[circle].points) <= reach }
@@ -135,7 +136,7 @@ enum StateFinder {
                 guard other != piece, isRound[other] else { return false }
                 return pieces[other].contains { stroke in
                     let circle = measures[stroke]
-                    return circle.meanRadius >= parameters.states.loopRoundMaxRatio * loop.meanRadius
+                    return loop.meanRadius <= parameters.rules.loopAsCircleMaxRadius * circle.meanRadius
                         && liesOnRim(of: circle, loop)
                 }
             }
@@ -155,7 +156,7 @@ enum StateFinder {
             guard let scale, isLooselyRound[piece], !isRound[piece] else { return false }
             if pieces.indices.contains(where: { $0 != piece && statePiece[$0] == statePiece[piece] && isRound[$0] }) { return true }
             let stroke = measures[pieces[piece][0]]
-            return standsAlone[piece] && stroke.meanRadius >= parameters.states.shakyStateMinimumRadius * scale
+            return standsAlone[piece] && 2 * stroke.meanRadius >= parameters.connectors.closedHeadMaxExtent * scale
                 && !circles.contains { circle in pieces[circle.piece].contains { liesOnRim(of: measures[$0], stroke) } }
         }
         var sketch = Sketch()
@@ -225,15 +226,11 @@ enum StateFinder {
     }
 
     /// True when the strokes' points together stay about one distance from their centre and go
-    /// all the way round it (each of `circleSectors` sectors holds ink), each stroke drawing at least
-    /// `share` of it (by default `circleGoMinimumShare`).
-    static func formsOneCircle(_ strokes: [[SketchPoint]], eachDrawingAtLeast share: Double = tuned.states.circleGoMinimumShare) -> Bool {
+    /// all the way round it (each of `circleSectors` sectors holds ink).
+    static func formsOneCircle(_ strokes: [[SketchPoint]]) -> Bool {
         // The roundness alone: the other measures of the drawing are not needed here.
         let measured = DrawingMeasures.roundness(strokes.flatMap { $0 }.nonEmptyOrOrigin)
-        let circumference = 2 * Double.pi * measured.meanRadius
-        guard measured.radialSpread <= tuned.shapes.roundSpread,
-            strokes.allSatisfy({ Geometry.pathLength($0) >= share * circumference })
-        else { return false }
+        guard measured.radialSpread <= tuned.shapes.roundSpread else { return false }
         let sectors = max(1, tuned.states.circleSectors)
         var covered = [Bool](repeating: false, count: sectors)
         for point in strokes.joined() {

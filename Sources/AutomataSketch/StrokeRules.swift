@@ -73,7 +73,7 @@ extension Sketch {
             return addSelfLoop(on: state, points: points, symbols: symbols, isEpsilon: isEpsilon)
         }
 
-        if let scale, radius < tuned.rules.minimumStateRadius * scale {
+        if let scale, radius < tuned.rules.slipOfThePen * scale {
             return .rejected(reason: .circleTooSmall)
         }
         if let overlapped = states.first(where: {
@@ -102,7 +102,7 @@ extension Sketch {
     /// clearly different distances (one stroke spiralling twice, or two concentric strokes).
     private static func doubleCircleRadii(_ strokes: [[SketchPoint]], center: SketchPoint) -> (Double, Double)? {
         let turns = strokes.reduce(0) { $0 + abs(Geometry.windingTurns($1, around: center)) }
-        guard turns >= tuned.shapes.doubleCircleTurns else { return nil }
+        guard turns >= tuned.shapes.roundWinding.upperBound else { return nil }
         // Halves by path length: the strokes resampled evenly along their path.
         let step = tuned.shapes.pathStep * Geometry.meanDistance(Array(strokes.joined()), from: center)
         let distances = strokes.flatMap { Geometry.resampled($0, step: step) }.map { Geometry.distance($0, center) }.sorted()
@@ -151,7 +151,7 @@ extension Sketch {
             ? Geometry.arrowTip(shaft: strokes[0], heads: Array(strokes.dropFirst().joined()))
             : Geometry.arrowTip(shaft: points, heads: [])
         let length = Geometry.distance(start, tip)
-        if length == 0 || length < tuned.rules.minimumArrowLength * (scale ?? 0) {
+        if length == 0 || length < tuned.rules.slipOfThePen * (scale ?? 0) {
             return .rejected(reason: .arrowTooShort)
         }
 
@@ -206,7 +206,7 @@ extension Sketch {
         for state in states {
             let closest = points.map { Geometry.distance($0, state.center) }.min()!
             let centerDistance = Geometry.distance(center, state.center)
-            guard closest <= state.outerRadius + tuned.rules.loopReach * state.radius else { continue }
+            guard closest <= state.outerRadius + tuned.rules.arrowSnap * state.radius else { continue }
             let score = centerDistance / state.radius
             if best == nil || score < best!.score { best = (state, score) }
         }

@@ -121,25 +121,24 @@ public enum SymbolGrouping {
                     let carriesHead = extent <= parameters.connectors.headMaxShaftFraction * shaftMeasures.pathLength
                         && shaftMeasures.pathLength >= parameters.connectors.shortArrow * scale
                         && shaftExtent > parameters.connectors.closedHeadMaxExtent * scale && !isBigClosed
-                    // Drawn right after it, a short straight shaft may carry a head up to about its
-                    // own size, a big closed head too (an arrow drawn small, with a big head): the
-                    // straighter, wider stroke of the two is the shaft.
+                    // Drawn right after it, a shorter shaft, or a straight one no wider than a
+                    // closed head, may carry a head up to about its own size, a big closed head
+                    // too (an arrow drawn small, with a big head): the straighter, wider stroke
+                    // of the two is the shaft.
                     let carriesHeadDrawnRightAfter = rightAfter
                         && extent <= parameters.connectors.rightAfterHeadMaxShaftFraction * shaftMeasures.pathLength
-                        && shaftMeasures.pathLength >= parameters.connectors.rightAfterShaftMinimum * scale
                         && shaftSpan(shaftMeasures) > shaftSpan(headMeasures)
                         && (shaftExtent > parameters.connectors.closedHeadMaxExtent * scale
-                            || shaftMeasures.chord >= parameters.connectors.rightAfterShaftStraightness * shaftMeasures.pathLength)
+                            || shaftMeasures.chord >= parameters.connectors.straightness * shaftMeasures.pathLength)
                     guard carriesHead || carriesHeadDrawnRightAfter, !isScribble(shaftMeasures) else { continue }
-                    let apart = abs(gapInTime) > 1 ? parameters.connectors.apartInTimePenalty
-                        : gapInTime < 0 ? parameters.connectors.headFirstPenalty : 0
+                    let apart = rightAfter ? 0 : parameters.connectors.apartInTimePenalty
                     for (end, atStart) in [(shaftMeasures.last, false), (shaftMeasures.start, true)] {
                         let distance = headPoints.map { Geometry.distance($0, end) }.min()!
-                        guard distance <= (rightAfter ? parameters.connectors.headMaxGapRightAfter : parameters.connectors.headMaxGap) * scale
-                        else { continue }
-                        // A bigger head (or one as long as an arrow) drawn right before or after
-                        // its shaft joins it when it lies as a head at that end.
-                        let isBig = extent > (rightAfter ? parameters.connectors.headMaxExtentRightAfter : parameters.connectors.headMaxExtent) * scale
+                        guard distance <= parameters.connectors.headMaxGap * scale else { continue }
+                        // A bigger head (or one as long as an arrow) drawn right before its
+                        // shaft joins it when it lies as a head at that end; drawn right after
+                        // it, any head up to `lyingHeadMaxExtent` does.
+                        let isBig = !rightAfter && extent > parameters.connectors.headMaxExtent * scale
                         if couldBeAnArrow || isBig {
                             guard abs(gapInTime) == 1, liesAsHead(headMeasures, at: shaftMeasures, atStart: atStart) else { continue }
                         }
@@ -221,7 +220,7 @@ public enum SymbolGrouping {
     private static func orient(_ strokes: [Int], measures: [DrawingMeasures], scale: Double?) -> SymbolGroup {
         let points = strokes.map { measures[$0].points }
         let allRound = strokes.allSatisfy { measures[$0].isClosedRound || measures[$0].isDoubleRound || measures[$0].isLooselyRound }
-            || StateFinder.formsOneCircle(points, eachDrawingAtLeast: 0)
+            || StateFinder.formsOneCircle(points)
         guard strokes.count > 1, !allRound else {
             return SymbolGroup(
                 strokes: strokes, heads: [], drawing: points, isReversed: false,
@@ -279,7 +278,7 @@ public enum SymbolGrouping {
             // Along the shaft's end: positive back along the shaft, negative beyond its end.
             let along = points.map { (($0 - end) * inward).sum() }
             // It reaches well beyond the end (a barb's apex overshoots it by little).
-            guard -(along.min()!) >= tuned.connectors.extensionMinimumBeyond * scale else { continue }
+            guard -(along.min()!) >= tuned.connectors.extensionReach * scale else { continue }
             // The stroke's end nearer the shaft starts at the shaft (or a small gap from its end)…
             let near = along.first! > along.last! ? stroke.start : stroke.last
             let far = points.max { Geometry.distance($0, near) < Geometry.distance($1, near) }!
@@ -335,19 +334,19 @@ public enum SymbolGrouping {
             right = max(right, -across)
         }
         let size = Geometry.extent(head.points)
-        return Geometry.distance(head.start, head.last) <= tuned.connectors.headMaxStraightness * head.pathLength
+        return Geometry.distance(head.start, head.last) < tuned.connectors.straightness * head.pathLength
             && beyond <= tuned.connectors.headMaxBeyond * size
             && min(left, right) >= tuned.connectors.headMinimumSpread * size
     }
 
     /// How much a stroke looks like a shaft: its extent times its straightness (chord over
     /// path length), so a straight line counts its full length, a wide V head about two
-    /// thirds of it. A stroke whose ends come back within half its extent of each other is a
-    /// loop (a self-loop's arc, or a narrow head) and counts its full extent.
+    /// thirds of it. A stroke that curls back (its ends within `loopCurl` of its extent of each
+    /// other) is a loop (a self-loop's arc, or a narrow head) and counts its full extent.
     static func shaftSpan(_ stroke: DrawingMeasures) -> Double {
         let extent = stroke.extent
         let chord = Geometry.distance(stroke.start, stroke.last)
-        guard stroke.pathLength > 0, chord >= tuned.connectors.loopEndsGap * extent else { return extent }
+        guard stroke.pathLength > 0, chord > tuned.shapes.loopCurl * extent else { return extent }
         return extent * chord / stroke.pathLength
     }
 
@@ -362,9 +361,10 @@ extension DrawingMeasures {
             && min(radialSpread, ovalSpread) <= tuned.shapes.looseRoundSpread
     }
 
-    /// True for one stroke going round its centre about twice (a final state in one go).
+    /// True for one stroke going round its centre about twice (a final state in one go): two
+    /// rings, each as round as `roundSpread` allows one, so its points spread twice that.
     var isDoubleRound: Bool {
-        abs(winding) >= tuned.shapes.doubleCircleTurns && radialSpread <= tuned.shapes.doubleRoundSpread
+        abs(winding) >= tuned.shapes.roundWinding.upperBound && radialSpread <= 2 * tuned.shapes.roundSpread
     }
 }
 

@@ -56,8 +56,8 @@ import TestSupport
     }
 
     @Test func boundParametersReachTheReader() throws {
-        // Two states and an arrow between them; with arrows shorter than 100 R taken for slips
-        // of the pen, the same ink has no transition.
+        // Two states and an arrow between them; with drawings smaller than 100 R taken for slips
+        // of the pen, the same ink has no transition (nor states).
         let a = SketchPoint(100, 100), b = SketchPoint(300, 100)
         let strokes = [Hand.circle(a, 30), Hand.circle(b, 30), Hand.stroke([a + SketchPoint(32, 0), b - SketchPoint(32, 0), b - SketchPoint(45, 10)])]
         let ink = strokes.enumerated().map { InkStroke(stroke: $0.element, drawing: $0.offset, symbols: ["0"]) }
@@ -67,7 +67,7 @@ import TestSupport
         }
         #expect(try transitions() == 1)
         var slips = ReaderParameters()
-        slips.rules.minimumArrowLength = 100
+        slips.rules.slipOfThePen = 100
         let withSlips = try ReaderParameters.$current.withValue(slips) { try transitions() }
         #expect(withSlips == 0)
     }

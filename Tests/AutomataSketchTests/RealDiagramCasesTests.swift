@@ -353,7 +353,7 @@ struct RejectsGroupsClassifier: StrokeClassifying {
         // otherwise, drawn at the shaft's start: an arrow from a to b.
         let shaft = (start: b - SketchPoint(34, 0), end: a + SketchPoint(34, 0))
         let head = bigHead(atEndOf: (start: shaft.end, end: shaft.start), size: 52, overshoot: 6)
-        #expect(Geometry.extent(head.sketchPoints) > tuned.connectors.headMaxExtentRightAfter * radius, "the case needs a big head")
+        #expect(Geometry.extent(head.sketchPoints) > tuned.connectors.headMaxExtent * radius, "the case needs a big head")
         let found = groups([Hand.circle(a, radius), Hand.circle(b, radius), Hand.stroke([shaft.start, shaft.end]), head])
         let arrow = try #require(group(of: 2, in: found))
         #expect(arrow.strokes == [2, 3] && arrow.isReversed, "\(found.map(\.strokes))")
