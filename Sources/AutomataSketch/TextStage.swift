@@ -291,7 +291,9 @@ enum LabelGrouping {
     }
 }
 
-/// Labels attached to what they belong to: a label inside a state names it; any other label
+/// Labels attached to what they belong to: a label inside a state (its centre within
+/// `insideReach` of the state's radius, its line lower than `insideMaximumSize` of the
+/// diameter: a long name may be wider than its circle) names it; any other label
 /// goes to the transition whose middle third (a self-loop's loop) is nearest, within
 /// `attachReach` R, each transition taking the nearest label first (so two labels competing
 /// for one arrow, or one label between two arrows, are decided by distance and by which arrow
@@ -307,7 +309,7 @@ enum LabelAttachment {
             let center = Geometry.centroid(group.flatMap { ink[$0].stroke.sketchPoints }.nonEmptyOrOrigin)
             let state = sketch.states.filter {
                 Geometry.distance(center, $0.center) < parameters.insideReach * $0.radius
-                    && boxes[index].size < parameters.insideMaximumSize * 2 * $0.outerRadius
+                    && boxes[index].height < parameters.insideMaximumSize * 2 * $0.outerRadius
             }.min { Geometry.distance(center, $0.center) < Geometry.distance(center, $1.center) }
             if let state { owners[index] = .state(state.id) }
         }

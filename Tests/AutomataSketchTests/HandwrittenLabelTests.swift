@@ -79,6 +79,19 @@ import TestSupport
         #expect(stateB.name == reading.labels[1].text && !stateB.name.isEmpty)
     }
 
+    @Test func aLongNameWiderThanItsStateNamesIt() throws {
+        // `01010` written across state b, wider than its circle (like `{q2,f}`), on one line:
+        // its strokes are written inside the state, so the label is its name, not the arrow's.
+        let name = (-2...2).map { step in
+            let center = b + SketchPoint(12 * Double(step), 0)
+            return step % 2 == 0 ? Self.zero(center) : Self.one(center)
+        }
+        let reading = try read(structure + name, shapes: shapes)
+        let stateB = try #require(reading.sketch.states.first { Geometry.distance($0.center, b) < 5 })
+        #expect(reading.labels.map(\.strokes) == [Array(4..<9)])
+        #expect(reading.labels.first?.owner == .state(stateB.id))
+    }
+
     @Test func typedSymbolsTakePrecedenceOverWrittenOnes() throws {
         let strokes = structure + Self.zeroCommaOne(SketchPoint(200, 80))
         let reading = try read(strokes, shapes: shapes, symbols: [2: ["a"]])
