@@ -44,6 +44,24 @@ enum CharacterReading {
     /// symbols of the alphabet and separators (`readSymbols`), a state's name under the name
     /// grammar of the diagram (`NameReading`).
     static func read(labels: [[Int]], isName: [Bool], ink: [InkStroke], cache: inout ClassificationCache) -> [Reading] {
+        // A stroke that changes no label (a shape, in the editor) finds the diagram's labels
+        // read already: the same strokes, the same kinds, the same parameters read the same.
+        let key = LabelReadingKey(labels: labels.map { $0.map { ink[$0].stroke } }, isName: isName, parameters: tuned.text)
+        if let last = cache.labelReadings, last.key == key { return last.readings }
+        let readings = readAfresh(labels: labels, isName: isName, ink: ink, cache: &cache)
+        cache.labelReadings = (key, readings)
+        return readings
+    }
+
+    /// What a diagram's labels are read from: each label's strokes in order, whether it is a
+    /// name, and the reader's text parameters.
+    struct LabelReadingKey: Hashable, Sendable {
+        var labels: [[Stroke]]
+        var isName: [Bool]
+        var parameters: TextParameters
+    }
+
+    private static func readAfresh(labels: [[Int]], isName: [Bool], ink: [InkStroke], cache: inout ClassificationCache) -> [Reading] {
         let transitionLabels = labels.indices.filter { !isName[$0] }
         let characters = transitionLabels.map { Self.characters(of: labels[$0], ink: ink, cache: &cache) }
         let context = Self.context(transitionLabels: characters)

@@ -63,6 +63,8 @@ public struct ClassificationCache: Sendable {
     private var entries: [[Stroke]: Classification] = [:]
     /// The character model's answers (`CharacterReading`), nil where it failed.
     var characters: [[Stroke]: Classification?] = [:]
+    /// The last diagram's labels and their readings (`CharacterReading.read`).
+    var labelReadings: (key: CharacterReading.LabelReadingKey, readings: [CharacterReading.Reading])?
     /// The drawings' measures of the last reading (shared by copies of the cache).
     let measures = MeasuresCache()
 
