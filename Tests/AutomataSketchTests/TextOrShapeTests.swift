@@ -32,9 +32,10 @@ import Testing
 /// A self-loop drawn open with its head in one drawing, as `writer010_fa_005` draws them.
 @Suite struct OpenLoopWithItsHeadTests {
     @Test func anOpenLoopWithAStraightHeadIsASelfLoopWhicheverStrokeLooksLikeTheShaft() throws {
-        // State a; a loop of 0.7 of a circle on its top rim and a wide, shallow V head at its
-        // end, in one drawing: the head spans more as a shaft than the loop does (the loop's
-        // extent; the V's open chord), so the loop is taken for the head. The classifier rejects the
+        // State a; a loop of 0.7 of a circle on its top rim, its ends far apart (more
+        // than half its extent: it counts as bent, not as a loop, when the shaft is chosen),
+        // and a shallow V head at its end, in one drawing: the head spans more as a shaft than
+        // the loop does, so the loop is taken for the head. The classifier rejects the
         // drawing; it is still a self-loop on a, whichever of its strokes is the loop.
         let a = SketchPoint(100, 100), b = SketchPoint(300, 100), radius = 30.0
         let loopCenter = a - SketchPoint(0, radius + 10)
@@ -43,7 +44,7 @@ import Testing
             return (loopCenter.x + 15 * cos(angle), loopCenter.y + 15 * sin(angle))
         })
         let end = try #require(loop.sketchPoints.last)
-        let head = Pen.through([end + SketchPoint(-22, -10), end, end + SketchPoint(22, -10)])
+        let head = Pen.through([end + SketchPoint(-10, -6), end, end + SketchPoint(10, -6)])
         let loopMeasures = DrawingMeasures(loop.sketchPoints), headMeasures = DrawingMeasures(head.sketchPoints)
         #expect(SymbolGrouping.shaftSpan(headMeasures) > SymbolGrouping.shaftSpan(loopMeasures), "the case needs a head spanning more")
         var classifier = ScriptedClassifier()
