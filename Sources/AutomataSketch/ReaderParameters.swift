@@ -126,12 +126,6 @@ struct ShapeParameters: Codable, Hashable, Sendable {
     /// looked for in it next to a head drawn apart, and a loop comes back to its rim in it; a
     /// loop's middle is all but its end parts.
     var endPart = 0.2
-    /// [× extent] A stroke curls back, as a loop does, when its ends are at most this far apart
-    /// (a straight stroke: 1): a self-loop's arc or a narrow head is no shaft (the shaft of a
-    /// group is the widest of its strokes, weighted by straightness except for loops that
-    /// curl back, `SymbolGrouping.shaftSpan`), and only a loop that curls back may have its
-    /// head drawn apart.
-    var loopCurl = 0.8
     /// [× mean radius] Path lengths of a drawing are measured on points resampled every this
     /// much, so that the pen's tremor and sampling rate do not lengthen them.
     var pathStep = 0.2
@@ -230,6 +224,10 @@ struct ConnectorParameters: Codable, Hashable, Sendable {
     /// [× path] A stroke continuing a shaft is nearly straight: its start and tip at least this
     /// far apart (it may come back a little along itself at its far end).
     var extensionStraightness = 0.6
+    /// [× extent] A stroke whose ends come back within this of its extent is a loop (a
+    /// self-loop's arc, a narrow head), not a shaft: the shaft of a group is the widest of its
+    /// strokes, weighted by straightness except for loops (`SymbolGrouping.shaftSpan`).
+    var loopEndsGap = 0.5
     /// [× the shaft's path] Without any state to measure R by, lengths in R are measured
     /// against this share of the shaft's path instead.
     var scaleWithoutStates = 0.25
@@ -259,6 +257,9 @@ struct RuleParameters: Codable, Hashable, Sendable {
     /// [× the rim's radius] …an open one (its ends apart: no circle) at most this (people draw
     /// self-loops as large as their state).
     var openLoopMaxRadius = 1.3
+    /// [× extent] A loop whose head was drawn apart curls back: its ends at most this far apart
+    /// (a straight stroke: 1).
+    var loopCurl = 0.8
     /// [× the two radii added] A new circle is rejected when its centre is nearer to a state's
     /// centre than this: the circles would overlap heavily.
     var overlapFraction = 0.6
