@@ -88,7 +88,6 @@ enum CharacterReading {
     /// The label's strokes cut into characters, left to right: strokes whose horizontal
     /// extents overlap by `characterOverlap` of the narrower are one character.
     static func segment(_ strokes: [Int], ink: [InkStroke], keepingLowStrokesApart: Bool = true) -> [[Int]] {
-        let overlap = tuned.text.characterOverlap
         let boxes = Dictionary(uniqueKeysWithValues: strokes.map { ($0, LabelBox(ink[$0].stroke.sketchPoints)) })
         let line = strokes.map { boxes[$0]! }.reduce(boxes[strokes[0]]!) { $0.union($1) }
         // A small stroke in the line's lower half (a comma or a dot tucked under a letter) is a
@@ -96,15 +95,11 @@ enum CharacterReading {
         func isLow(_ box: LabelBox) -> Bool {
             keepingLowStrokesApart && box.size <= tuned.text.separatorHeight * line.height && box.center.y > line.center.y
         }
-        // Widths padded by a twentieth of the line's height: a vertical bar has none.
-        let pad = 0.05 * line.height
         var characters: [(strokes: [Int], box: LabelBox)] = []
         for stroke in strokes.sorted(by: { (boxes[$0]!.minX, $0) < (boxes[$1]!.minX, $1) }) {
             let box = boxes[stroke]!
             if let last = characters.last, !isLow(box), !(last.strokes.count == 1 && isLow(last.box)) {
-                let shared = min(last.box.maxX, box.maxX) - max(last.box.minX, box.minX) + 2 * pad
-                let narrower = min(last.box.width, box.width) + 2 * pad
-                if shared >= overlap * narrower {
+                if sharesWidth(last.box, box, line: line) {
                     characters[characters.count - 1] = (last.strokes + [stroke], last.box.union(box))
                     continue
                 }
@@ -112,6 +107,15 @@ enum CharacterReading {
             characters.append(([stroke], box))
         }
         return characters.map { $0.strokes.sorted() }
+    }
+
+    /// True when two boxes of one label's line overlap in width by `characterOverlap` of the
+    /// narrower, widths padded by a twentieth of the line's height (a vertical bar has none):
+    /// their strokes may be one character.
+    static func sharesWidth(_ a: LabelBox, _ b: LabelBox, line: LabelBox) -> Bool {
+        let pad = 0.05 * line.height
+        let shared = min(a.maxX, b.maxX) - max(a.minX, b.minX) + 2 * pad
+        return shared >= tuned.text.characterOverlap * (min(a.width, b.width) + 2 * pad)
     }
 
     /// The largest number of strokes whose every segmentation is read; a label of more strokes
@@ -128,13 +132,10 @@ enum CharacterReading {
         let strokes = strokes.sorted()
         let boxes = strokes.map { LabelBox(ink[$0].stroke.sketchPoints) }
         let line = boxes.dropFirst().reduce(boxes[0]) { $0.union($1) }
-        let pad = 0.05 * line.height
         func overlapping(_ run: Range<Int>) -> Bool {
             run.allSatisfy { index in
                 let others = run.filter { $0 != index }.map { boxes[$0] }
-                let rest = others.dropFirst().reduce(others[0]) { $0.union($1) }
-                let shared = min(boxes[index].maxX, rest.maxX) - max(boxes[index].minX, rest.minX) + 2 * pad
-                return shared >= tuned.text.characterOverlap * (min(boxes[index].width, rest.width) + 2 * pad)
+                return sharesWidth(boxes[index], others.dropFirst().reduce(others[0]) { $0.union($1) }, line: line)
             }
         }
         if strokes.count > maximumStrokes {
@@ -177,10 +178,8 @@ enum CharacterReading {
     static func characters(of strokes: [Int], ink: [InkStroke], cache: inout ClassificationCache) -> [Character] {
         let line = LabelBox(strokes.flatMap { ink[$0].stroke.sketchPoints })
         let parts = segment(strokes, ink: ink)
-        let boxes = parts.map { part in LabelBox(part.flatMap { ink[$0].stroke.sketchPoints }) }
-        var characters = parts.indices.map { index in
-            Character(strokes: parts[index], box: boxes[index], classification: cache.character(parts[index].map { ink[$0].stroke }), separator: nil)
-        }
+        var characters = parts.map { character($0, ink: ink, cache: &cache) }
+        let boxes = characters.map(\.box)
         for position in characters.indices.dropFirst().dropLast() {
             let box = boxes[position]
             let neighbours = (boxes[position - 1].center.y + boxes[position + 1].center.y) / 2
