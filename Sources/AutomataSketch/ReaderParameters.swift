@@ -77,8 +77,9 @@ struct ShapeParameters: Codable, Hashable, Sendable {
     /// than the lower bound round a point does not go round it: a self-loop round its state's
     /// centre, an arc of a circle drawn in goes. One winding at least the upper bound is a
     /// double circle drawn in one go: a final state (its inner and outer halves of points give
-    /// the two radii).
-    var roundWinding = 0.8...1.4
+    /// the two radii). Measured round the centre by path length, an open arc of 0.8 turns (a
+    /// self-loop's, a `c`) winds about 0.81: the lower bound keeps it out.
+    var roundWinding = 0.85...1.4
     /// [× mean radius] …and its points' distances from the centre vary by at most this much
     /// (standard deviation; an ellipse with axes 1 : 0.7 gives about 0.12; a loop with a tail,
     /// 0.3 and more). A double circle drawn in one go has two rings, each allowed this: its

@@ -84,12 +84,17 @@ enum StateFinder {
         // measure R by the outer circle).
         let roundStrokes = pieces.indices.filter { isRound[$0] }.flatMap { pieces[$0] }.map { measures[$0] }
             + pieces.filter { $0.count > 1 && formsOneCircle($0.map { measures[$0].points }) }.map { piece in
-                DrawingMeasures(piece.flatMap { measures[$0].points })
+                DrawingMeasures(strokes: piece.map { measures[$0].points })
             }
-        let roundRadii = roundStrokes.filter { circle in
+        // Round letters (a `0`, an `o`) and small loops are round too: only circles of at least
+        // `scaleShare` of the second largest one measure R, so a diagram of few states with
+        // many zeros written beside its arrows keeps the states' R (and one huge circle drawn
+        // round a state does not set it).
+        let innerRadii = roundStrokes.filter { circle in
             !roundStrokes.contains { $0.meanRadius < circle.meanRadius && concentric([$0, circle]) }
-        }.map(\.meanRadius)
-        let scale = Geometry.typicalRadius(roundRadii)
+        }.map(\.meanRadius).sorted()
+        let reference = innerRadii.count > 1 ? innerRadii[innerRadii.count - 2] : innerRadii.last ?? 0
+        let scale = Geometry.typicalRadius(innerRadii.filter { $0 >= parameters.text.scaleShare * reference })
 
         // Final states drawn apart in time: single closed round strokes about one centre.
         var statePiece = Array(pieces.indices)
@@ -195,7 +200,7 @@ enum StateFinder {
                 guard isArc[next] else { return nil }
                 strokes.append(measures[pieces[next][0]].points)
                 if formsOneCircle(strokes) {
-                    let ring = DrawingMeasures(strokes.flatMap { $0 })
+                    let ring = DrawingMeasures(strokes: strokes)
                     return circles.contains { liesOnRim(of: $0, ring) } ? nil : next
                 }
             }
@@ -229,7 +234,7 @@ enum StateFinder {
     /// all the way round it (each of `circleSectors` sectors holds ink).
     static func formsOneCircle(_ strokes: [[SketchPoint]]) -> Bool {
         // The roundness alone: the other measures of the drawing are not needed here.
-        let measured = DrawingMeasures.roundness(strokes.flatMap { $0 }.nonEmptyOrOrigin)
+        let measured = DrawingMeasures.roundness(strokes: strokes)
         guard measured.radialSpread <= tuned.shapes.roundSpread else { return false }
         let sectors = max(1, tuned.states.circleSectors)
         var covered = [Bool](repeating: false, count: sectors)

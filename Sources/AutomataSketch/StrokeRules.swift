@@ -42,8 +42,8 @@ extension Sketch {
         _ strokes: [[SketchPoint]], name: String?, symbols: [String], isEpsilon: Bool, scale: Double?
     ) -> DrawingOutcome.Became {
         let points = Array(strokes.joined())
-        let center = Geometry.centroid(points)
-        let radius = Geometry.meanDistance(points, from: center)
+        // Centre and radius by path length, as the states stage measured them.
+        let (center, radius, _) = DrawingMeasures.roundness(strokes: strokes)
         guard radius > 0 else { return .rejected(reason: .circleWithoutSize) }
 
         // A circle around an existing state's centre: that state becomes final.
@@ -202,11 +202,16 @@ extension Sketch {
 
     private mutating func addLoop(_ points: [SketchPoint], symbols: [String], isEpsilon: Bool) -> DrawingOutcome.Became {
         let center = Geometry.centroid(points)
+        // As long as a self-loop must be (`loopState`), whoever read the drawing as one: a lone
+        // head drawn beside its loop is not a loop of its own.
+        let pathLength = DrawingMeasures(points.nonEmptyOrOrigin).pathLength
         var best: (state: SketchState, score: Double)?
         for state in states {
             let closest = points.map { Geometry.distance($0, state.center) }.min()!
             let centerDistance = Geometry.distance(center, state.center)
-            guard closest <= state.outerRadius + tuned.rules.arrowSnap * state.radius else { continue }
+            guard closest <= state.outerRadius + tuned.rules.arrowSnap * state.radius,
+                pathLength >= tuned.states.loopMinimumPath * state.radius
+            else { continue }
             let score = centerDistance / state.radius
             if best == nil || score < best!.score { best = (state, score) }
         }

@@ -4,8 +4,9 @@ import Foundation
 /// `CharacterReading`); units as in `ReaderParameters`. Chosen on the tuning half of
 /// `fa-diagrams`' whole ink (`ink/`), never on the check half.
 struct TextParameters: Codable, Hashable, Sendable {
-    /// [× largest circle] Circles at least this share of the largest one measure the text
-    /// stage's R (the states' circles, not a `0` or an `o` written in a label).
+    /// [× largest circle] Circles at least this share of the largest one measure R, in the
+    /// states stage and the text stage alike (the states' circles, not a `0` or an `o` written
+    /// in a label).
     var scaleShare = 0.5
     /// [R] A round drawing at least this big is a state's circle, never text.
     var stateMinimumRadius = 0.6
