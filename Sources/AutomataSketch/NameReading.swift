@@ -99,7 +99,7 @@ enum NameReading {
     /// The best reading of one segmentation in each form it can take, with the form's prior;
     /// `scores` holds each character's (by its strokes) once worked out under `context`.
     static func candidates(
-        _ characters: [Character], context: Context, scores: inout [[Int]: Scores], everyNumber: Bool = false
+        _ characters: [Character], context: Context, scores: inout [[Int]: Scores], numbersUpTo: Int? = nil
     ) -> [Candidate] {
         let read = characters.compactMap(\.classification)
         guard read.count == characters.count, !read.isEmpty else { return [] }
@@ -118,15 +118,12 @@ enum NameReading {
         } else {
             let rest = each.dropFirst()
             add(.letterDigits, each[0].initial.0 + rest.map(\.digit.0).joined(), each[0].initial.1 + rest.map(\.digit.1).reduce(0, +))
-            if everyNumber && rest.count <= 2 {
-                // Every number of one or two digits, not only the likeliest digits.
-                var numbers: [(text: String, score: Double)] = [("", 0)]
-                for classification in read.dropFirst() {
-                    numbers = numbers.flatMap { prefix in
-                        CharacterReading.digits.map { (prefix.text + $0, prefix.score + logProbability(classification.probabilities[$0] ?? 0)) }
-                    }
+            if let numbersUpTo {
+                // Every number up to `numbersUpTo` written with as many digits, not only the likeliest digits.
+                for number in (0...numbersUpTo).map(String.init) where number.count == rest.count {
+                    let score = zip(number, read.dropFirst()).reduce(0) { $0 + logProbability($1.1.probabilities[String($1.0)] ?? 0) }
+                    add(.letterDigits, each[0].initial.0 + number, each[0].initial.1 + score)
                 }
-                for number in numbers { add(.letterDigits, each[0].initial.0 + number.text, each[0].initial.1 + number.score) }
             }
         }
         if read.count <= 4 {
@@ -177,9 +174,9 @@ enum NameReading {
     }
 
     /// Every reading of every segmentation of one name, best first.
-    static func ranked(_ segmentations: [[Character]], context: Context, everyNumber: Bool = false) -> [Candidate] {
+    static func ranked(_ segmentations: [[Character]], context: Context, numbersUpTo: Int? = nil) -> [Candidate] {
         var scores: [[Int]: Scores] = [:]
-        return segmentations.flatMap { candidates($0, context: context, scores: &scores, everyNumber: everyNumber) }
+        return segmentations.flatMap { candidates($0, context: context, scores: &scores, numbersUpTo: numbersUpTo) }
             .sorted { ($0.score, $1.text) > ($1.score, $0.text) }
     }
 
@@ -218,7 +215,7 @@ enum NameReading {
     /// share a name, and numbered names run as a sequence (q0…q(n−1) or q1…qn for n names, `I`
     /// `II` …). A reading fits when no other name took it and its number is at most the
     /// diagram's count of names (a roman reading that is no numeral fits nowhere); a name whose
-    /// best reading does not fit is read again with any number of one or two digits. Name after
+    /// best reading does not fit is read again with every number that fits. Name after
     /// name, the one whose best fitting reading is the likeliest takes it. Then, when the numbered names leave as many gaps in their sequence as
     /// there are names outside it, each of those names takes a reading that fills a gap, if it
     /// has one. Returns each name's ranked readings (the fuller ranking where it was needed) and
@@ -234,16 +231,23 @@ enum NameReading {
         }
         func fits(_ candidate: Candidate) -> Bool { !taken.contains(candidate.text) && inSequence(candidate) }
         // Each round the name whose best fitting reading is the likeliest takes it.
+        // Each name's ranked readings and the sum of their probabilities relative to the best.
+        func withTotal(_ candidates: [Candidate]) -> (candidates: [Candidate], total: Double) {
+            (candidates, candidates.reduce(0) { $0 + exp($1.score - candidates[0].score) })
+        }
+        let firstTotals = first.map { $0.isEmpty ? 0 : withTotal($0).total }
+        var fullerTotals: [Int: Double] = [:]
         while !open.isEmpty {
             var best: (index: Int, candidates: [Candidate], chosen: Int, probability: Double)?
             for index in open.sorted() {
-                var candidates = first[index]
+                var (candidates, total) = (first[index], firstTotals[index])
                 if !fits(candidates[0]) {
-                    if fuller[index] == nil { fuller[index] = ranked(names[index], context: context, everyNumber: true) }
-                    candidates = fuller[index]!
+                    if fuller[index] == nil {
+                        (fuller[index], fullerTotals[index]) = withTotal(ranked(names[index], context: context, numbersUpTo: names.count))
+                    }
+                    (candidates, total) = (fuller[index]!, fullerTotals[index]!)
                 }
                 let chosen = candidates.firstIndex(where: fits) ?? 0
-                let total = candidates.reduce(0) { $0 + exp($1.score - candidates[0].score) }
                 let probability = exp(candidates[chosen].score - candidates[0].score) / total
                 if best == nil || probability > best!.probability { best = (index, candidates, chosen, probability) }
             }
@@ -261,7 +265,7 @@ enum NameReading {
         guard !gaps.isEmpty, gaps.count == outside.count else { return result }
         var filled = result, unfilled = Set(gaps)
         for index in outside {
-            let candidates = fuller[index] ?? ranked(names[index], context: context, everyNumber: true)
+            let candidates = fuller[index] ?? ranked(names[index], context: context, numbersUpTo: names.count)
             guard let fill = candidates.firstIndex(where: { $0.form == .letterDigits && number($0).map(unfilled.contains) ?? false }) else {
                 return result
             }
