@@ -187,7 +187,8 @@ enum TextFinder {
                     found.circles.contains { abs(Geometry.distance(end, $0.center) - $0.radius) < parameters.rimReach * scale }
                 }
             }
-            let pointing = strokes.contains { stroke in
+            // A closed round drawing (a `0`, an `o`) has no heading: it is no arrow.
+            let pointing = !states.isRound[piece] && strokes.contains { stroke in
                 stroke.chord >= 0.8 * LabelBox(stroke.points).size
                     && stroke.chord >= parameters.pointingStraightness * stroke.shaftLength
                     && found.circles.contains { circle in
