@@ -104,7 +104,6 @@ struct DrawingMeasures {
     /// straight or curved shaft, then at most a head near the tip.
     var isSimpleOpenStroke: Bool {
         chord > 0
-            && Geometry.distance(last, start) >= tuned.shapes.openEnds * chord
             && shaftLength <= tuned.shapes.shaftStretch * chord
             && shaftTurning <= tuned.shapes.shaftTurning
             && headLength <= tuned.shapes.headLength * chord

@@ -100,16 +100,15 @@ struct ShapeParameters: Codable, Hashable, Sendable {
     /// [× chord] Shafts are measured after simplifying them to this tolerance (wobble and
     /// tremor below it vanish; a zig-zag or a bow stays).
     var shaftTolerance = 0.04
-    /// [× chord] An open stroke's last point is at least this far from its start (a
-    /// self-loop comes back to where it began).
-    var openEnds = 0.6
     /// [× chord] A simple shaft's path is at most this long (a back edge bowed by 0.3 of its
     /// length is 1.24; a zig-zag at 45° is 1.41)…
     var shaftStretch = 1.45
     /// [radians] …it turns by at most this much in all (a bow of 0.3 turns about 1.75; a real
     /// curved back edge with the pen's wobble up to about 4; a zig-zag far more)…
     var shaftTurning = 4.0
-    /// [× chord] …and the head drawn on after the tip stays within this distance of the tip…
+    /// [× chord] …and the head drawn on after the tip stays within this distance of the tip
+    /// (so its last point is at least `1 - headSpread` of the chord from its start: a
+    /// self-loop, which comes back to where it began, is no simple open stroke)…
     var headSpread = 0.5
     /// [× chord] …with a path at most this long (three barbs of up to 0.36 of the chord, plus
     /// the pen's wobble): a head, not a scribble at the end.
