@@ -22,8 +22,6 @@ struct DrawingMeasures {
     /// Path length from the start to the tip (the shaft), and after the tip (the head), of
     /// the simplified stroke.
     let shaftLength: Double, headLength: Double
-    /// Total absolute turning of the shaft in radians (0 straight, about π for a half circle).
-    let shaftTurning: Double
     /// Centre (mean point) and mean radius of the drawing.
     let centroid: SketchPoint, meanRadius: Double
     /// Standard deviation of the points' distances from the centre, relative to `meanRadius`
@@ -63,12 +61,11 @@ struct DrawingMeasures {
         let tipIndex = shaftEndIndex
         chord = Geometry.distance(first, points[tipIndex])
         // The shaft is measured on its simplification at `shaftTolerance` of the chord: a
-        // curve keeps its turning, but the pen's tremor (which can double the raw path length
-        // and turning of a small drawing) counts for nothing.
+        // curve keeps its length, but the pen's tremor (which can double the raw path length
+        // of a small drawing) counts for nothing.
         let tolerance = shapes.shaftTolerance * chord
         let shaft = Geometry.simplified(Array(points[...tipIndex]), tolerance: tolerance)
         shaftLength = Geometry.pathLength(shaft)
-        shaftTurning = Geometry.turning(shaft)
         headLength = Geometry.pathLength(Geometry.simplified(Array(points[tipIndex...]), tolerance: tolerance))
         let (center, radius, spread) = Self.roundness(points)
         centroid = center
@@ -105,7 +102,6 @@ struct DrawingMeasures {
     var isSimpleOpenStroke: Bool {
         chord > 0
             && shaftLength <= tuned.shapes.shaftStretch * chord
-            && shaftTurning <= tuned.shapes.shaftTurning
             && headLength <= tuned.shapes.headLength * chord
             && points[shaftEndIndex...].allSatisfy { Geometry.distance($0, shaftEnd) <= tuned.shapes.headSpread * chord }
     }

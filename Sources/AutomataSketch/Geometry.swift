@@ -108,21 +108,6 @@ extension Geometry {
         return total
     }
 
-    /// How much the polyline turns, in radians: the sum of absolute direction changes at its
-    /// vertices (a straight line 0, a half circle about π). Simplify it first so that the
-    /// pen's tremor does not count.
-    static func turning(_ samples: [SketchPoint]) -> Double {
-        guard samples.count > 2 else { return 0 }
-        var total = 0.0
-        for index in 2..<samples.count {
-            let incoming = samples[index - 1] - samples[index - 2], outgoing = samples[index] - samples[index - 1]
-            let cross = incoming.x * outgoing.y - incoming.y * outgoing.x
-            let dot = (incoming * outgoing).sum()
-            total += abs(atan2(cross, dot))
-        }
-        return total
-    }
-
     /// The polyline with only the vertices that matter at `tolerance` (Ramer–Douglas–Peucker:
     /// keep the point farthest from the chord while it is farther than `tolerance`, recursively).
     /// Tremor smaller than the tolerance disappears; corners and curves stay.
