@@ -141,12 +141,15 @@ struct StateParameters: Codable, Hashable, Sendable {
     var concentricOffset = 0.8
     /// [× smaller radius] …and the larger radius is at most this.
     var concentricRatio = 2.5
-    /// [R] A lone round stroke smaller than this may be a self-loop drawn round or a closed
-    /// head, not a state: it is resolved after the states, and may join a shaft as its head.
-    var smallCircle = 0.85
-    /// [× the two radii added] A round stroke on a circle's rim, at most `loopAsCircleMaxRadius`
-    /// of that circle's radius, is a self-loop drawn round when their centres are nearer than this (and further apart
-    /// than concentric circles').
+    /// [× a state's radius] A round stroke smaller than this is small: alone, smaller than
+    /// this in R, it may be a self-loop drawn round or a closed head, not a state (it is
+    /// resolved after the states, and may join a shaft as its head); on a circle's rim, at
+    /// most this of that circle's radius, it is a self-loop drawn round (for the circles found,
+    /// `StateFinder`, as for the circle rule), and a closed round loop is at most this large.
+    var smallCircle = 0.9
+    /// [× the two radii added] A round stroke on a circle's rim, at most `smallCircle` of that
+    /// circle's radius, is a self-loop drawn round when their centres are nearer than this (and
+    /// further apart than concentric circles').
     var loopRoundReach = 1.2
     /// [× the circle's radius] A stroke leaving a circle's rim and coming back is a self-loop
     /// when its path is at least this long (real ones: 2.8–6.4; a barb drawn at a rim, which
@@ -242,11 +245,9 @@ struct RuleParameters: Codable, Hashable, Sendable {
     /// open stroke whose every point lies nearer than this (in R) to a state's circle is drawn
     /// along that circle (touched up), not an arrow: it reads as nothing.
     var loopMinimumBulge = 0.3
-    /// [× the rim's radius] A closed round loop on a rim is at most this large (for the circles
-    /// found, `StateFinder`, as for the circle rule)…
-    var loopAsCircleMaxRadius = 0.9
-    /// [× the rim's radius] …an open one (its ends apart: no circle) at most this (people draw
-    /// self-loops as large as their state).
+    /// [× the rim's radius] An open loop on a rim (its ends apart: no circle; a closed one is
+    /// at most `smallCircle`) is at most this large (people draw self-loops as large as their
+    /// state).
     var openLoopMaxRadius = 1.3
     /// [× extent] A loop whose head was drawn apart curls back: its ends at most this far apart
     /// (a straight stroke: 1).

@@ -136,7 +136,7 @@ enum StateFinder {
                 guard other != piece, isRound[other] else { return false }
                 return pieces[other].contains { stroke in
                     let circle = measures[stroke]
-                    return loop.meanRadius <= parameters.rules.loopAsCircleMaxRadius * circle.meanRadius
+                    return loop.meanRadius <= parameters.states.smallCircle * circle.meanRadius
                         && liesOnRim(of: circle, loop)
                 }
             }
