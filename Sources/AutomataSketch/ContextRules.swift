@@ -164,9 +164,9 @@ extension Sketch {
     /// rim at its head.
     func loopState(_ drawing: DrawingMeasures, heads: [SketchPoint] = []) -> SketchState? {
         guard tuned.shapes.loopWinding.contains(abs(drawing.winding)) else { return nil }
-        // A head drawn apart counts only on a loop that curls back (its ends nearer each other
-        // than its extent): a straight shaft with a far-flung head is no loop.
-        let curled = Geometry.distance(drawing.start, drawing.last) <= tuned.rules.loopCurl * Geometry.extent(drawing.points)
+        // A head drawn apart counts only on a loop that curls back: a straight shaft with a
+        // far-flung head is no loop.
+        let curled = drawing.curlsBack
         func headDistances(_ state: SketchState) -> [Double] {
             curled ? heads.map { Geometry.distance($0, state.center) } : []
         }

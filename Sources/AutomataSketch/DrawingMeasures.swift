@@ -97,6 +97,12 @@ struct DrawingMeasures {
             && (radialSpread <= tuned.shapes.roundSpread || isClosedOval)
     }
 
+    /// True for a stroke whose ends come back near each other, as a loop's do (within
+    /// `loopEndsGap` of its extent).
+    var curlsBack: Bool {
+        Geometry.distance(start, last) < tuned.shapes.loopEndsGap * extent
+    }
+
     /// True for a stroke that goes from its start to a tip far away without wandering: a
     /// straight or curved shaft, then at most a head near the tip.
     var isSimpleOpenStroke: Bool {

@@ -113,6 +113,12 @@ struct ShapeParameters: Codable, Hashable, Sendable {
     /// [turns] A stroke read as a self-loop winds this much around its own centre (loops are
     /// drawn with a gap of up to a third of a turn, or crossing a little).
     var loopWinding = 0.5...1.4
+    /// [× extent] A stroke curls back, as a loop does, when its ends come back within this of
+    /// its extent (a straight stroke: 1; `DrawingMeasures.curlsBack`): a self-loop's arc or a
+    /// narrow head is no shaft (the shaft of a group is the widest of its strokes, weighted by
+    /// straightness except for strokes that curl back, `SymbolGrouping.shaftSpan`), and only a
+    /// loop that curls back may have its head drawn apart.
+    var loopEndsGap = 0.5
     /// [× extent] A stroke whose path is longer than this is a scribble (a head filled in:
     /// 4–8; a shaft about 1, a self-loop about 2, a folded one-stroke arrow 1.5–2).
     var scribbleMinimumCrumple = 3.0
@@ -218,10 +224,6 @@ struct ConnectorParameters: Codable, Hashable, Sendable {
     /// [× path] A stroke continuing a shaft is nearly straight: its start and tip at least this
     /// far apart (it may come back a little along itself at its far end).
     var extensionStraightness = 0.6
-    /// [× extent] A stroke whose ends come back within this of its extent is a loop (a
-    /// self-loop's arc, a narrow head), not a shaft: the shaft of a group is the widest of its
-    /// strokes, weighted by straightness except for loops (`SymbolGrouping.shaftSpan`).
-    var loopEndsGap = 0.5
     /// [× the shaft's path] Without any state to measure R by, lengths in R are measured
     /// against this share of the shaft's path instead.
     var scaleWithoutStates = 0.25
@@ -249,9 +251,6 @@ struct RuleParameters: Codable, Hashable, Sendable {
     /// at most `smallCircle`) is at most this large (people draw self-loops as large as their
     /// state).
     var openLoopMaxRadius = 1.3
-    /// [× extent] A loop whose head was drawn apart curls back: its ends at most this far apart
-    /// (a straight stroke: 1).
-    var loopCurl = 0.8
     /// [× the two radii added] A new circle is rejected when its centre is nearer to a state's
     /// centre than this: the circles would overlap heavily.
     var overlapFraction = 0.6

@@ -344,12 +344,12 @@ public enum SymbolGrouping {
 
     /// How much a stroke looks like a shaft: its extent times its straightness (chord over
     /// path length), so a straight line counts its full length, a wide V head about two
-    /// thirds of it. A stroke whose ends come back within half its extent of each other is a
-    /// loop (a self-loop's arc, or a narrow head) and counts its full extent.
+    /// thirds of it. A stroke that curls back (`DrawingMeasures.curlsBack`) is a loop (a
+    /// self-loop's arc, or a narrow head) and counts its full extent.
     static func shaftSpan(_ stroke: DrawingMeasures) -> Double {
         let extent = stroke.extent
         let chord = Geometry.distance(stroke.start, stroke.last)
-        guard stroke.pathLength > 0, chord >= tuned.connectors.loopEndsGap * extent else { return extent }
+        guard stroke.pathLength > 0, !stroke.curlsBack else { return extent }
         return extent * chord / stroke.pathLength
     }
 
