@@ -130,6 +130,7 @@ public enum SymbolGrouping {
                     guard extent <= parameters.connectors.headMaxShaftFraction * shaftMeasures.pathLength,
                         carriesHead || carriesHeadDrawnRightAfter, !isScribble(shaftMeasures)
                     else { continue }
+                    let apart = rightAfter ? 0 : parameters.connectors.apartInTimePenalty
                     for (end, atStart) in [(shaftMeasures.last, false), (shaftMeasures.start, true)] {
                         let distance = headPoints.map { Geometry.distance($0, end) }.min()!
                         guard distance <= parameters.connectors.headMaxGap * scale else { continue }
@@ -140,7 +141,7 @@ public enum SymbolGrouping {
                         if couldBeAnArrow || isBig {
                             guard abs(gapInTime) == 1, liesAsHead(headMeasures, at: shaftMeasures, atStart: atStart) else { continue }
                         }
-                        candidates.append((head, shaft, atStart, distance / scale))
+                        candidates.append((head, shaft, atStart, distance / scale + apart))
                     }
                 }
             }
@@ -148,17 +149,13 @@ public enum SymbolGrouping {
             let isShort = { (piece: Int) in measures[pieces[piece][0]].pathLength < parameters.connectors.shaftMinimum * scale }
             let headsOfFullShafts = Set(candidates.filter { !isShort($0.shaft) }.map(\.head))
             candidates.removeAll { isShort($0.shaft) && headsOfFullShafts.contains($0.shaft) }
-            // Heads drawn right after a shaft first, then right before it, then at another time
-            // (in the writer's order a head follows its shaft: one drawn apart must not take
-            // the end the shaft's own head is at), each the nearest first.
-            let order = { (candidate: (head: Int, shaft: Int, atStart: Bool, score: Double)) in
-                switch pieces[candidate.head][0] - pieces[candidate.shaft][0] {
-                case 1: 0
-                case -1: 1
-                default: 2
-                }
+            // Heads drawn right before or after a shaft first (in the writer's order a head
+            // follows its shaft: one drawn apart must not take the end the shaft's own head is
+            // at), then the nearest.
+            let isAdjacent = { (candidate: (head: Int, shaft: Int, atStart: Bool, score: Double)) in
+                abs(pieces[candidate.head][0] - pieces[candidate.shaft][0]) <= 1
             }
-            candidates.sort { (order($0), $0.score) < (order($1), $1.score) }
+            candidates.sort { (isAdjacent($0) ? 0 : 1, $0.score) < (isAdjacent($1) ? 0 : 1, $1.score) }
             var tipEnd: [Int: Bool] = [:]  // shaft piece -> heads at its start
             for candidate in candidates {
                 // A stroke that is a shaft (has a head) is no head itself, and vice versa.
