@@ -136,9 +136,11 @@ struct ShapeParameters: Codable, Hashable, Sendable {
 /// The states stage (`StateFinder`): circles drawn in one stroke or in goes, final states,
 /// shaky circles, round self-loops on a rim, and R.
 struct StateParameters: Codable, Hashable, Sendable {
-    /// [strokes] A circle may be drawn in up to this many strokes one after another
-    /// (low-vision writers draw some in three or four).
-    var circleMaxGoes = 4
+    /// [strokes] How long a writer stays at one symbol: a circle may be drawn in up to this
+    /// many strokes one after another (low-vision writers draw some in three or four), and a
+    /// small stroke at the other end of a shaft with a head joins it when drawn at most this
+    /// many strokes after the shaft (while the writer is still at that arrow).
+    var symbolMaxStrokes = 6
     /// [sectors] Strokes drawn in goes make one circle when together they put ink in each of
     /// this many equal sectors round their centre (all the way round).
     var circleSectors = 12
@@ -207,9 +209,6 @@ struct ConnectorParameters: Codable, Hashable, Sendable {
     /// [R] A head comes within this of its shaft's end (real heads: 0.0–0.5 R), whenever it was
     /// drawn.
     var headMaxGap = 0.8
-    /// [strokes] A small stroke at the other end of a shaft with a head joins it when drawn at
-    /// most this many strokes after the shaft (while the writer is still at that arrow).
-    var otherEndMaxStrokesLater = 6
     /// [R] A head drawn right after its shaft is preferred over an equally near one drawn at
     /// another time, right before it included (people draw a head after its shaft: 199 of 209
     /// arrows of the FA database's 22 diagrams; 5 head first): this is added to the distance

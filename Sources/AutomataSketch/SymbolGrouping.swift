@@ -167,7 +167,7 @@ public enum SymbolGrouping {
                 // decides which end is the tip (see `orient`).
                 let later = pieces[candidate.head][0] - pieces[candidate.shaft][0]
                 if let atStart = tipEnd[candidate.shaft], atStart != candidate.atStart,
-                    !(1...parameters.connectors.otherEndMaxStrokesLater).contains(later)
+                    !(1...parameters.states.symbolMaxStrokes).contains(later)
                         || Geometry.extent(measures[pieces[candidate.head][0]].points) > parameters.connectors.closedHeadMaxExtent * scale
                 {
                     continue
