@@ -220,27 +220,12 @@ extension Geometry {
 
     /// Where the shaft of a one-stroke arrow ends and its head begins (the shape measures split
     /// the stroke there; the tip it attaches by is `arrowTip`): the first point nearly as far from the start
-    /// as the farthest one (`tipNearFarthest`), or before that the first point at least
-    /// `tipReach` of that distance after which the pen heads back toward the start by more
-    /// than the tip may fall short of the farthest point (`1 - tipNearFarthest`: into a barb):
-    /// a head's barbs or closed triangle may reach farther than the tip.
+    /// as the farthest one (`tipNearFarthest`).
     static func shaftEndIndex(_ points: [SketchPoint]) -> Int {
         guard let first = points.first else { return 0 }
-        let shapes = tuned.shapes
         let distances = points.map { distance($0, first) }
         let farthest = distances.max()!
-        var tip = distances.firstIndex { $0 >= shapes.tipNearFarthest * farthest }!
-        var runningMaximum = 0
-        for index in distances.indices.prefix(tip) {
-            if distances[index] > distances[runningMaximum] { runningMaximum = index }
-            if distances[runningMaximum] >= shapes.tipReach * farthest,
-                distances[index] < distances[runningMaximum] - (1 - shapes.tipNearFarthest) * farthest
-            {
-                tip = runningMaximum
-                break
-            }
-        }
-        return tip
+        return distances.firstIndex { $0 >= tuned.shapes.tipNearFarthest * farthest }!
     }
 
     /// The median of the radii (the sketch's scale R), nil for none.

@@ -91,12 +91,8 @@ struct ShapeParameters: Codable, Hashable, Sendable {
     /// oval (a state alone: `roundSpread`): the shared centre is the stronger sign.
     var looseRoundSpread = 0.6
     /// [× farthest distance from the start] The tip of an open stroke is the first point at
-    /// least this far from its start…
+    /// least this far from its start.
     var tipNearFarthest = 0.95
-    /// [× farthest distance] …or an earlier one at least this far, after which the pen comes
-    /// back toward the start by as much as a tip may fall short of the farthest point
-    /// (`1 - tipNearFarthest`: the first barb of the head).
-    var tipReach = 0.8
     /// [× chord] Shafts are measured after simplifying them to this tolerance (wobble and
     /// tremor below it vanish; a zig-zag or a bow stays).
     var shaftTolerance = 0.04
