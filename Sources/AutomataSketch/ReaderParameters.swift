@@ -70,7 +70,7 @@ struct ReaderParameters: Codable, Hashable, Sendable {
 var tuned: ReaderParameters { ReaderParameters.current }
 
 /// Measures of one drawing alone (`DrawingMeasures`): round, oval, a simple open stroke with
-/// a tip, a loop, a scribble. Relative to the drawing's own size, never to R.
+/// a tip, a loop. Relative to the drawing's own size, never to R.
 struct ShapeParameters: Codable, Hashable, Sendable {
     /// [turns] A closed round stroke winds this many turns around its centre (a circle with a
     /// small gap is 0.9; one overshooting by a third of a turn 1.33)… A drawing winding less
@@ -115,9 +115,6 @@ struct ShapeParameters: Codable, Hashable, Sendable {
     /// straightness except for strokes that curl back, `SymbolGrouping.shaftSpan`), and only a
     /// loop that curls back may have its head drawn apart.
     var loopEndsGap = 0.5
-    /// [× extent] A stroke whose path is longer than this is a scribble (a head filled in:
-    /// 4–8; a shaft about 1, a self-loop about 2, a folded one-stroke arrow 1.5–2).
-    var scribbleMinimumCrumple = 3.0
     /// [× path] A stroke's end part, "its last fifth" (`Geometry.lastPart`): the direction
     /// a stroke leaves or arrives in runs from its end to the point this share of its path in
     /// (`Geometry.endDirection`: a curved arrow arrives from the side); an arrow's tip is
@@ -192,7 +189,8 @@ struct ConnectorParameters: Codable, Hashable, Sendable {
     /// closed head is, to carry a head drawn right after it.
     var straightness = 0.85
     /// [× the head's path] A head's ends are at least this far apart (a V is about 0.5, a
-    /// narrow one 0.25, a barb 1), unless it is a closed head or a scribble.
+    /// narrow one 0.25, a barb 1), unless it is a closed head (a head filled in with a
+    /// scribble is no wider than one).
     var headMinimumOpening = 0.1
     /// [R] A shaft whose path is shorter than this is no shaft when it could be the barb of a
     /// full-length shaft…

@@ -99,7 +99,7 @@ public enum SymbolGrouping {
                 let extent = Geometry.extent(headPoints)
                 // A closed head larger than `closedHeadMaxExtent` (not round: a state) takes only
                 // a shaft drawn right before it (see `carriesHeadDrawnRightAfter`).
-                let isBigClosed = !(isSmallRound[head] || isScribble(headMeasures) || extent <= parameters.connectors.closedHeadMaxExtent * scale
+                let isBigClosed = !(isSmallRound[head] || extent <= parameters.connectors.closedHeadMaxExtent * scale
                     || Geometry.distance(headMeasures.start, headMeasures.last) >= parameters.connectors.headMinimumOpening * headMeasures.pathLength)
                 guard extent <= parameters.connectors.lyingHeadMaxExtent * scale,
                     !(isBigClosed && (isRound[head] || headMeasures.isLooselyRound)),
@@ -128,7 +128,7 @@ public enum SymbolGrouping {
                         && (shaftExtent > parameters.connectors.closedHeadMaxExtent * scale
                             || shaftMeasures.chord >= parameters.connectors.straightness * shaftMeasures.pathLength)
                     guard extent <= parameters.connectors.headMaxShaftFraction * shaftMeasures.pathLength,
-                        carriesHead || carriesHeadDrawnRightAfter, !isScribble(shaftMeasures)
+                        carriesHead || carriesHeadDrawnRightAfter
                     else { continue }
                     let apart = rightAfter ? 0 : parameters.connectors.apartInTimePenalty
                     for (end, atStart) in [(shaftMeasures.last, false), (shaftMeasures.start, true)] {
@@ -306,12 +306,6 @@ public enum SymbolGrouping {
             points = atStart ? past.reversed() + points : points + past
         }
         return points
-    }
-
-    /// True for ink going back and forth in a small space (a head filled in): no shaft,
-    /// though it may be part of a head however its ends lie.
-    static func isScribble(_ stroke: DrawingMeasures) -> Bool {
-        stroke.pathLength > tuned.shapes.scribbleMinimumCrumple * stroke.extent
     }
 
     /// True when the stroke lies at the shaft's end as an arrowhead does: bent, about the end
