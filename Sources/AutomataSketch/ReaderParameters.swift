@@ -161,14 +161,13 @@ struct StateParameters: Codable, Hashable, Sendable {
 /// The connectors stage (`SymbolGrouping`): heads of one to three strokes joined to their
 /// shafts, before or after them; shafts lengthened by a later stroke.
 struct ConnectorParameters: Codable, Hashable, Sendable {
-    /// [R] A head stroke is at most this across (real heads are 0.5–1.5 R; a short transition
-    /// between neighbouring states is longer), unless drawn right after its shaft (a big head:
-    /// the FA database has them up to 2 R)…
+    /// [R] A head stroke is at most this across (real heads are 0.5–1.5 R, 10th–90th
+    /// percentile of their largest side, 7% above 1.8 R; a short transition between
+    /// neighbouring states is longer), unless drawn right after its shaft, or right before it
+    /// lying at its end as a head does (`SymbolGrouping.liesAsHead`; a big head: the FA
+    /// database has them up to 2 R): those are bounded by their shaft
+    /// (`headMaxShaftFraction`).
     var headMaxExtent = 1.8
-    /// [R] …and no head is more than this: one drawn right after its shaft, or right before it
-    /// lying at its end as a head does (`SymbolGrouping.liesAsHead`; real heads, largest side: 0.44–1.40 R, 10th–90th
-    /// percentile, 7% above 1.8 R).
-    var lyingHeadMaxExtent = 3.0
     /// [R] A head drawn closed (a small triangle or curl) is at most this across: no state is
     /// so small (a loosely round stroke standing alone, off every circle's rim, is a state
     /// drawn shakily when its mean radius is at least half this). A shaft is wider than this.

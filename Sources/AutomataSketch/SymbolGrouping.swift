@@ -101,8 +101,7 @@ public enum SymbolGrouping {
                 // a shaft drawn right before it (see `carriesHeadDrawnRightAfter`).
                 let isBigClosed = !(isSmallRound[head] || extent <= parameters.connectors.closedHeadMaxExtent * scale
                     || Geometry.distance(headMeasures.start, headMeasures.last) >= parameters.connectors.headMinimumOpening * headMeasures.pathLength)
-                guard extent <= parameters.connectors.lyingHeadMaxExtent * scale,
-                    !(isBigClosed && (isRound[head] || headMeasures.isLooselyRound)),
+                guard !(isBigClosed && (isRound[head] || headMeasures.isLooselyRound)),
                     !states.sketch.endsAtTwoStates(headMeasures), states.sketch.loopState(headMeasures) == nil
                 else { continue }
                 // A simple open stroke as long as a short arrow is one, unless it lies at a
@@ -136,7 +135,7 @@ public enum SymbolGrouping {
                         guard distance <= parameters.connectors.headMaxGap * scale else { continue }
                         // A bigger head (or one as long as an arrow) drawn right before its
                         // shaft joins it when it lies as a head at that end; drawn right after
-                        // it, any head up to `lyingHeadMaxExtent` does.
+                        // it, any head its shaft carries does.
                         let isBig = !rightAfter && extent > parameters.connectors.headMaxExtent * scale
                         if couldBeAnArrow || isBig {
                             guard abs(gapInTime) == 1, liesAsHead(headMeasures, at: shaftMeasures, atStart: atStart) else { continue }
