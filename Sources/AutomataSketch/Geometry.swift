@@ -209,22 +209,23 @@ extension Geometry {
 
     /// The tip of an arrow: for a shaft whose head was drawn apart (`heads`: its points), the
     /// point of the shaft's last part (`lastPart`) nearest to the head (the shaft's end, unless the pen
-    /// hooked on past the head); for one stroke, the point farthest from its start
-    /// (`shaftEndIndex`: an arrowhead drawn in the same stroke doubles back from the tip and
-    /// does not move it).
+    /// hooked on past the head); for one stroke, the point farthest from its start (an
+    /// arrowhead drawn in the same stroke doubles back from the tip and does not move it).
     static func arrowTip(shaft: [SketchPoint], heads: [SketchPoint]) -> SketchPoint {
-        guard !shaft.isEmpty else { return heads.first ?? .zero }
-        guard !heads.isEmpty, shaft.count > 1 else { return shaft[shaftEndIndex(shaft)] }
+        guard let start = shaft.first else { return heads.first ?? .zero }
+        guard !heads.isEmpty, shaft.count > 1 else { return shaft.max { distance($0, start) < distance($1, start) }! }
         let head = centroid(heads)
         return shaft[portion(shaft, lastPart)].min { distance($0, head) < distance($1, head) }!
     }
 
-    /// Where the shaft of a one-stroke arrow ends and its head begins, its tip (`arrowTip`):
-    /// the first point farthest from the start. The shape measures split the stroke there.
+    /// Where the shaft of a one-stroke arrow ends and its head begins (the shape measures split
+    /// the stroke there; the tip it attaches by is `arrowTip`): the first point nearly as far from the start
+    /// as the farthest one (`tipNearFarthest`).
     static func shaftEndIndex(_ points: [SketchPoint]) -> Int {
         guard let first = points.first else { return 0 }
         let distances = points.map { distance($0, first) }
-        return distances.indices.max { distances[$0] < distances[$1] }!
+        let farthest = distances.max()!
+        return distances.firstIndex { $0 >= tuned.shapes.tipNearFarthest * farthest }!
     }
 
     /// The median of the radii (the sketch's scale R), nil for none.

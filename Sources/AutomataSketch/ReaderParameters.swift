@@ -90,6 +90,9 @@ struct ShapeParameters: Codable, Hashable, Sendable {
     /// [× mean radius] Each of two concentric circles may stray this much from its circle or
     /// oval (a state alone: `roundSpread`): the shared centre is the stronger sign.
     var looseRoundSpread = 0.6
+    /// [× farthest distance from the start] The tip of an open stroke is the first point at
+    /// least this far from its start.
+    var tipNearFarthest = 0.95
     /// [× chord] Shafts are measured after simplifying them to this tolerance (wobble and
     /// tremor below it vanish; a zig-zag or a bow stays).
     var shaftTolerance = 0.04
