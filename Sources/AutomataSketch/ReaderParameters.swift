@@ -166,18 +166,20 @@ struct ConnectorParameters: Codable, Hashable, Sendable {
     /// neighbouring states is longer), unless drawn right after its shaft, or right before it
     /// lying at its end as a head does (`SymbolGrouping.liesAsHead`; a big head: the FA
     /// database has them up to 2 R): those are bounded by their shaft
-    /// (`headMaxShaftFraction`).
+    /// (`headMaxShaftFraction`, `rightAfterHeadMaxShaftFraction`).
     var headMaxExtent = 1.8
     /// [R] A head drawn closed (a small triangle or curl) is at most this across: no state is
     /// so small (a loosely round stroke standing alone, off every circle's rim, is a state
     /// drawn shakily when its mean radius is at least half this). A shaft is wider than this.
     var closedHeadMaxExtent = 1.0
-    /// [× the shaft's path] A head is at most this across (real heads in the FA database:
-    /// mostly below 0.4, a big head on a short initial arrow up to 0.85; arrows drawn small, on
-    /// their own, as in `real-strokes`, have heads 0.56–0.82 of the shaft, quartiles); one
-    /// drawn right after its shaft may sit on a shaft shorter than `shortArrow` too, and no
-    /// wider than a closed head when the shaft is straight (`straightness`).
-    var headMaxShaftFraction = 1.6
+    /// [× the shaft's path] A head is at most this across (real heads: mostly below 0.4, a big
+    /// head on a short initial arrow up to 0.85)…
+    var headMaxShaftFraction = 0.9
+    /// [× the shaft's path] …or this for one drawn right after its shaft: an arrow drawn small
+    /// with a big head (arrows drawn on their own, as in `real-strokes`, have heads 0.56–0.82
+    /// of the shaft, quartiles), on a shaft shorter than `shortArrow` too, and no wider than a
+    /// closed head when the shaft is straight (`straightness`).
+    var rightAfterHeadMaxShaftFraction = 1.6
     /// [× the head's extent] A head lies about its shaft's end: at most this far beyond it (a
     /// shaft may stop short of the head's apex)…
     var headMaxBeyond = 0.5

@@ -117,18 +117,19 @@ public enum SymbolGrouping {
                     let shaftExtent = shaftMeasures.extent
                     // A shaft is long enough for its head, and more than a closed head's size
                     // across.
-                    let carriesHead = shaftMeasures.pathLength >= parameters.connectors.shortArrow * scale
+                    let carriesHead = extent <= parameters.connectors.headMaxShaftFraction * shaftMeasures.pathLength
+                        && shaftMeasures.pathLength >= parameters.connectors.shortArrow * scale
                         && shaftExtent > parameters.connectors.closedHeadMaxExtent * scale && !isBigClosed
                     // Drawn right after it, a shorter shaft, or a straight one no wider than a
-                    // closed head, may carry a head, a big closed head too (an arrow drawn small,
-                    // with a big head): the straighter, wider stroke of the two is the shaft.
+                    // closed head, may carry a head up to about its own size, a big closed head
+                    // too (an arrow drawn small, with a big head): the straighter, wider stroke
+                    // of the two is the shaft.
                     let carriesHeadDrawnRightAfter = rightAfter
+                        && extent <= parameters.connectors.rightAfterHeadMaxShaftFraction * shaftMeasures.pathLength
                         && shaftSpan(shaftMeasures) > shaftSpan(headMeasures)
                         && (shaftExtent > parameters.connectors.closedHeadMaxExtent * scale
                             || shaftMeasures.chord >= parameters.connectors.straightness * shaftMeasures.pathLength)
-                    guard extent <= parameters.connectors.headMaxShaftFraction * shaftMeasures.pathLength,
-                        carriesHead || carriesHeadDrawnRightAfter
-                    else { continue }
+                    guard carriesHead || carriesHeadDrawnRightAfter else { continue }
                     let apart = rightAfter ? 0 : parameters.connectors.apartInTimePenalty
                     for (end, atStart) in [(shaftMeasures.last, false), (shaftMeasures.start, true)] {
                         let distance = headPoints.map { Geometry.distance($0, end) }.min()!
