@@ -147,7 +147,7 @@ struct StateParameters: Codable, Hashable, Sendable {
     /// resolved after the states, and may join a shaft as its head); on a circle's rim, at
     /// most this of that circle's radius, it is a self-loop drawn round (for the circles found,
     /// `StateFinder`, as for the circle rule), and a closed round loop is at most this large.
-    var smallCircle = 0.9
+    var smallCircle = 0.85
     /// [× the two radii added] A round stroke on a circle's rim, at most `smallCircle` of that
     /// circle's radius, is a self-loop drawn round when their centres are nearer than this (and
     /// further apart than concentric circles').
