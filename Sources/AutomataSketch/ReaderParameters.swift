@@ -114,7 +114,7 @@ struct ShapeParameters: Codable, Hashable, Sendable {
     /// narrow head is no shaft (the shaft of a group is the widest of its strokes, weighted by
     /// straightness except for strokes that curl back, `SymbolGrouping.shaftSpan`), and only a
     /// loop that curls back may have its head drawn apart.
-    var loopEndsGap = 0.5
+    var loopEndsGap = 0.6
     /// [× path] A stroke's end part, "its last fifth" (`Geometry.lastPart`): the direction
     /// a stroke leaves or arrives in runs from its end to the point this share of its path in
     /// (`Geometry.endDirection`: a curved arrow arrives from the side); an arrow's tip is
