@@ -172,9 +172,10 @@ struct ConnectorParameters: Codable, Hashable, Sendable {
     /// so small (a loosely round stroke standing alone, off every circle's rim, is a state
     /// drawn shakily when its mean radius is at least half this). A shaft is wider than this.
     var closedHeadMaxExtent = 1.0
-    /// [× the shaft's path] A head is at most this across (real heads: mostly below 0.4, a big
-    /// head on a short initial arrow up to 0.85)…
-    var headMaxShaftFraction = 0.9
+    /// [× the shaft's path] A stroke that joins a shaft is smaller than it: a head at most this
+    /// across (real heads: mostly below 0.4), a stroke continuing the shaft at most this long
+    /// (`extensionEnd`: a second arrow drawn alongside the first is about as long)…
+    var headMaxShaftFraction = 0.7
     /// [× the shaft's path] …or this for one drawn right after its shaft: an arrow drawn small
     /// with a big head (arrows drawn on their own, as in `real-strokes`, have heads 0.56–0.82
     /// of the shaft, quartiles), on a shaft shorter than `shortArrow` too, and no wider than a
@@ -215,9 +216,6 @@ struct ConnectorParameters: Codable, Hashable, Sendable {
     var extensionReach = 0.5
     /// [degrees] …heads out of the shaft's end at most this far off its direction there…
     var extensionMaxAngle = 30.0
-    /// [× the shaft's path] …and is at most this long (a second arrow drawn alongside the first
-    /// is about as long).
-    var extensionMaxShaftFraction = 0.7
     /// [× path] A stroke continuing a shaft is nearly straight: its start and tip at least this
     /// far apart (it may come back a little along itself at its far end).
     var extensionStraightness = 0.6

@@ -267,7 +267,7 @@ public enum SymbolGrouping {
             // Nearly straight, though it may come back a little along itself at its far end.
             Geometry.distance(stroke.start, stroke.tip) >= tuned.connectors.extensionStraightness * stroke.pathLength,
             // Shorter than the shaft: a second arrow drawn alongside is as long as the first.
-            stroke.pathLength <= tuned.connectors.extensionMaxShaftFraction * shaft.pathLength
+            stroke.pathLength <= tuned.connectors.headMaxShaftFraction * shaft.pathLength
         else { return nil }
         for atStart in [false, true] {
             let (end, inner) = Geometry.endDirection(shaftPoints, atStart: atStart)
