@@ -19,8 +19,8 @@ struct DrawingMeasures {
     let tip: SketchPoint
     /// Distance from the start to the tip.
     let chord: Double
-    /// Path length from the start to the tip (the shaft), and after the tip (the head), of
-    /// the simplified stroke.
+    /// Path length from the start to the tip (the shaft), and after the tip (the head),
+    /// measured as `pathLength` is.
     let shaftLength: Double, headLength: Double
     /// Centre (mean point) and mean radius of the drawing.
     let centroid: SketchPoint, meanRadius: Double
@@ -60,20 +60,21 @@ struct DrawingMeasures {
         tip = Geometry.arrowTip(shaft: points, heads: [])
         let tipIndex = shaftEndIndex
         chord = Geometry.distance(first, points[tipIndex])
-        // The shaft is measured on its simplification at `shaftTolerance` of the chord: a
-        // curve keeps its length, but the pen's tremor (which can double the raw path length
-        // of a small drawing) counts for nothing.
-        let tolerance = shapes.shaftTolerance * chord
-        let shaft = Geometry.simplified(Array(points[...tipIndex]), tolerance: tolerance)
-        shaftLength = Geometry.pathLength(shaft)
-        headLength = Geometry.pathLength(Geometry.simplified(Array(points[tipIndex...]), tolerance: tolerance))
         let (center, radius, spread) = Self.roundness(points)
         centroid = center
         meanRadius = radius
         radialSpread = spread
         winding = Geometry.windingTurns(points, around: center)
-        // Measured on points every `pathStep` of the radius, so tremor does not lengthen it.
-        pathLength = radius > 0 ? Geometry.pathLength(Geometry.resampled(points, step: shapes.pathStep * radius)) : 0
+        // Path lengths, of the drawing and of its shaft and head, are measured on points every
+        // `pathStep` of the radius, so the pen's tremor (which can double the raw path length
+        // of a small drawing) and its sampling rate do not lengthen them.
+        let step = shapes.pathStep * radius
+        func length(_ part: ArraySlice<SketchPoint>) -> Double {
+            radius > 0 ? Geometry.pathLength(Geometry.resampled(Array(part), step: step)) : 0
+        }
+        shaftLength = length(points[...tipIndex])
+        headLength = length(points[tipIndex...])
+        pathLength = length(points[...])
         extent = Geometry.extent(points)
         (ovalSpread, aspect) = Self.oval(points, centroid: center)
     }

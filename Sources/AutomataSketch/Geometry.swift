@@ -108,30 +108,6 @@ extension Geometry {
         return total
     }
 
-    /// The polyline with only the vertices that matter at `tolerance` (Ramer–Douglas–Peucker:
-    /// keep the point farthest from the chord while it is farther than `tolerance`, recursively).
-    /// Tremor smaller than the tolerance disappears; corners and curves stay.
-    static func simplified(_ points: [SketchPoint], tolerance: Double) -> [SketchPoint] {
-        guard points.count > 2 else { return points }
-        var keep = [Bool](repeating: false, count: points.count)
-        keep[0] = true
-        keep[points.count - 1] = true
-        var pending = [(0, points.count - 1)]
-        while let (first, last) = pending.popLast() {
-            guard last > first + 1 else { continue }
-            var farthest = first, farthestDistance = -1.0
-            for index in (first + 1)..<last {
-                let d = distance(points[index], toSegment: points[first], points[last])
-                if d > farthestDistance { (farthest, farthestDistance) = (index, d) }
-            }
-            guard farthestDistance > tolerance else { continue }
-            keep[farthest] = true
-            pending.append((first, farthest))
-            pending.append((farthest, last))
-        }
-        return points.indices.filter { keep[$0] }.map { points[$0] }
-    }
-
     /// Points every `step` along the polyline (the first and last points kept).
     static func resampled(_ points: [SketchPoint], step: Double) -> [SketchPoint] {
         guard let first = points.first, step > 0 else { return points }

@@ -93,9 +93,6 @@ struct ShapeParameters: Codable, Hashable, Sendable {
     /// [× farthest distance from the start] The tip of an open stroke is the first point at
     /// least this far from its start.
     var tipNearFarthest = 0.95
-    /// [× chord] Shafts are measured after simplifying them to this tolerance (wobble and
-    /// tremor below it vanish; a zig-zag or a bow stays).
-    var shaftTolerance = 0.04
     /// [× chord] A simple shaft's path is at most this long (a back edge bowed by 0.3 of its
     /// length is 1.24; a zig-zag at 45° is 1.41, a steeper one or a wavy line more)…
     var shaftStretch = 1.45
