@@ -67,7 +67,7 @@ extension Sketch {
         // A small circle sitting on a rim: a self-loop drawn round (`StateFinder.liesOnRim`).
         let round = SketchCircle(center: center, radius: radius)
         if let state = states.first(where: {
-            radius <= tuned.rules.loopAsCircleMaxRadius * $0.outerRadius
+            radius <= tuned.states.smallCircle * $0.outerRadius
                 && StateFinder.liesOnRim(of: SketchCircle(center: $0.center, radius: $0.outerRadius), round)
         }) {
             return addSelfLoop(on: state, points: points, symbols: symbols, isEpsilon: isEpsilon)
