@@ -125,17 +125,19 @@ enum CharacterReading {
     static let maximumCharacterStrokes = 3
 
     /// The ways to cut a label's strokes into characters, each character classified: strokes
-    /// cut in drawing order into runs of one to `maximumCharacterStrokes`, a run of several only
-    /// when each of its strokes overlaps the others' width by `characterOverlap` of the
-    /// narrower; the characters of each segmentation left to right.
+    /// cut into runs of one to `maximumCharacterStrokes`, in drawing order and in place order
+    /// (by their left edges: a letter's bar added after the next character lies with its
+    /// upright), a run of several only when each of its strokes overlaps the others' width by
+    /// `characterOverlap` of the narrower; the characters of each segmentation left to right,
+    /// each segmentation once.
     static func segmentations(of strokes: [Int], ink: [InkStroke], cache: inout ClassificationCache) -> [[Character]] {
         let strokes = strokes.sorted()
-        let boxes = strokes.map { LabelBox(ink[$0].stroke.sketchPoints) }
-        let line = boxes.dropFirst().reduce(boxes[0]) { $0.union($1) }
-        func overlapping(_ run: Range<Int>) -> Bool {
-            run.allSatisfy { index in
-                let others = run.filter { $0 != index }.map { boxes[$0] }
-                return sharesWidth(boxes[index], others.dropFirst().reduce(others[0]) { $0.union($1) }, line: line)
+        let boxes = Dictionary(uniqueKeysWithValues: strokes.map { ($0, LabelBox(ink[$0].stroke.sketchPoints)) })
+        let line = strokes.dropFirst().reduce(boxes[strokes[0]]!) { $0.union(boxes[$1]!) }
+        func overlapping(_ run: ArraySlice<Int>) -> Bool {
+            run.allSatisfy { stroke in
+                let others = run.filter { $0 != stroke }.map { boxes[$0]! }
+                return sharesWidth(boxes[stroke]!, others.dropFirst().reduce(others[0]) { $0.union($1) }, line: line)
             }
         }
         if strokes.count > maximumStrokes {
@@ -143,23 +145,30 @@ enum CharacterReading {
             return [parts.map { character($0, ink: ink, cache: &cache) }]
         }
         // Each possible character made and classified once: a segmentation is a list of them.
-        var characters: [Range<Int>: Character] = [:]
-        for start in strokes.indices {
-            for length in 1...maximumCharacterStrokes where start + length <= strokes.count {
-                let run = start..<(start + length)
-                if length == 1 || overlapping(run) { characters[run] = character(Array(strokes[run]), ink: ink, cache: &cache) }
+        var characters: [[Int]: Character] = [:], cuts: [[Character]] = [], seen: Set<[[Int]]> = []
+        let inPlace = strokes.sorted { (boxes[$0]!.minX, $0) < (boxes[$1]!.minX, $1) }
+        for order in inPlace == strokes ? [strokes] : [strokes, inPlace] {
+            var runs: [Range<Int>: [Int]] = [:]
+            for start in order.indices {
+                for length in 1...maximumCharacterStrokes where start + length <= order.count {
+                    let run = order[start..<(start + length)]
+                    guard length == 1 || overlapping(run) else { continue }
+                    let key = run.sorted()
+                    if characters[key] == nil { characters[key] = character(key, ink: ink, cache: &cache) }
+                    runs[start..<(start + length)] = key
+                }
             }
+            func extend(_ start: Int, _ made: [[Int]]) {
+                if start == order.count {
+                    guard seen.insert(made.sorted { $0[0] < $1[0] }).inserted else { return }
+                    return cuts.append(made.map { characters[$0]! }.sorted { ($0.box.center.x, $0.strokes[0]) < ($1.box.center.x, $1.strokes[0]) })
+                }
+                for length in 1...maximumCharacterStrokes {
+                    if let next = runs[start..<(start + length)] { extend(start + length, made + [next]) }
+                }
+            }
+            extend(0, [])
         }
-        var cuts: [[Character]] = []
-        func extend(_ start: Int, _ made: [Character]) {
-            if start == strokes.count {
-                return cuts.append(made.sorted { ($0.box.center.x, $0.strokes[0]) < ($1.box.center.x, $1.strokes[0]) })
-            }
-            for length in 1...maximumCharacterStrokes {
-                if let next = characters[start..<(start + length)] { extend(start + length, made + [next]) }
-            }
-        }
-        extend(0, [])
         return cuts
     }
 

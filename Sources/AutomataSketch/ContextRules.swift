@@ -155,7 +155,8 @@ extension Sketch {
     /// of the last part of its path, `endPart`) within `arrowSnap` of the rim, the apex outside it, one
     /// turn, not around the state's centre, its path at least `loopMinimumPath` radii (a barb
     /// at a rim may also leave it and come back), and smaller than the state (an open loop,
-    /// whose ends show it is no circle, at most `openLoopMaxRadius` of the rim). The one
+    /// whose ends show it is no circle, at most `openLoopMaxRadius` of the rim; a closed one at
+    /// most `smallCircle`). The one
     /// self-loop test: the states stage asks it of the states found (`StateSet.sketch`), the
     /// resolver and the arrow rule of the sketch; a round loop drawn on a rim is found by
     /// `StateFinder.liesOnRim`, which the circle rule asks too.
@@ -163,9 +164,9 @@ extension Sketch {
     /// rim at its head.
     func loopState(_ drawing: DrawingMeasures, heads: [SketchPoint] = []) -> SketchState? {
         guard tuned.shapes.loopWinding.contains(abs(drawing.winding)) else { return nil }
-        // A head drawn apart counts only on a loop that curls back (its ends nearer each other
-        // than its extent): a straight shaft with a far-flung head is no loop.
-        let curled = Geometry.distance(drawing.start, drawing.last) <= tuned.rules.loopCurl * Geometry.extent(drawing.points)
+        // A head drawn apart counts only on a loop that curls back: a straight shaft with a
+        // far-flung head is no loop.
+        let curled = drawing.curlsBack
         func headDistances(_ state: SketchState) -> [Double] {
             curled ? heads.map { Geometry.distance($0, state.center) } : []
         }
@@ -187,7 +188,7 @@ extension Sketch {
                 middle.contains(farthest), farthest > 0, farthest < distances.count - 1,
                 drawing.pathLength >= tuned.states.loopMinimumPath * state.radius,
                 distances[farthest] >= max(distances[0], end, state.radius) + tuned.rules.loopMinimumBulge * state.radius,
-                drawing.meanRadius <= (drawing.isClosedRound ? tuned.rules.loopAsCircleMaxRadius : tuned.rules.openLoopMaxRadius) * rim,
+                drawing.meanRadius <= (drawing.isClosedRound ? tuned.states.smallCircle : tuned.rules.openLoopMaxRadius) * rim,
                 abs(Geometry.windingTurns(drawing.points, around: state.center)) < tuned.shapes.roundWinding.lowerBound
             else { continue }
             let score = Geometry.distance(drawing.centroid, state.center) / state.radius

@@ -19,11 +19,9 @@ struct DrawingMeasures {
     let tip: SketchPoint
     /// Distance from the start to the tip.
     let chord: Double
-    /// Path length from the start to the tip (the shaft), and after the tip (the head), of
-    /// the simplified stroke.
+    /// Path length from the start to the tip (the shaft), and after the tip (the head),
+    /// measured as `pathLength` is.
     let shaftLength: Double, headLength: Double
-    /// Total absolute turning of the shaft in radians (0 straight, about π for a half circle).
-    let shaftTurning: Double
     /// Centre (mean point) and mean radius of the drawing, by path length (`evenlySpaced`).
     let centroid: SketchPoint, meanRadius: Double
     /// Standard deviation of the points' distances from the centre, relative to `meanRadius`
@@ -84,22 +82,22 @@ struct DrawingMeasures {
         tip = Geometry.arrowTip(shaft: points, heads: [])
         let tipIndex = shaftEndIndex
         chord = Geometry.distance(first, points[tipIndex])
-        // The shaft is measured on its simplification at `shaftTolerance` of the chord: a
-        // curve keeps its turning, but the pen's tremor (which can double the raw path length
-        // and turning of a small drawing) counts for nothing.
-        let tolerance = shapes.shaftTolerance * chord
-        let shaft = Geometry.simplified(Array(points[...tipIndex]), tolerance: tolerance)
-        shaftLength = Geometry.pathLength(shaft)
-        shaftTurning = Geometry.turning(shaft)
-        headLength = Geometry.pathLength(Geometry.simplified(Array(points[tipIndex...]), tolerance: tolerance))
         let even = Self.evenlySpaced(points, breaks: breaks)
         let (center, radius, spread) = Self.pointRoundness(even)
         centroid = center
         meanRadius = radius
         radialSpread = spread
         winding = Geometry.windingTurns(points, around: center)
-        // Measured on points every `pathStep` of the radius, so tremor does not lengthen it.
-        pathLength = radius > 0 ? Geometry.pathLength(Geometry.resampled(points, step: shapes.pathStep * radius)) : 0
+        // Path lengths, of the drawing and of its shaft and head, are measured on points every
+        // `pathStep` of the radius, so the pen's tremor (which can double the raw path length
+        // of a small drawing) and its sampling rate do not lengthen them.
+        let step = shapes.pathStep * radius
+        func length(_ part: ArraySlice<SketchPoint>) -> Double {
+            radius > 0 ? Geometry.pathLength(Geometry.resampled(Array(part), step: step)) : 0
+        }
+        shaftLength = length(points[...tipIndex])
+        headLength = length(points[tipIndex...])
+        pathLength = length(points[...])
         extent = Geometry.extent(points)
         (ovalSpread, aspect) = Self.oval(even, centroid: center)
     }
@@ -153,13 +151,17 @@ struct DrawingMeasures {
             && (radialSpread <= tuned.shapes.roundSpread || isClosedOval)
     }
 
+    /// True for a stroke whose ends come back near each other, as a loop's do (within
+    /// `loopEndsGap` of its extent).
+    var curlsBack: Bool {
+        Geometry.distance(start, last) < tuned.shapes.loopEndsGap * extent
+    }
+
     /// True for a stroke that goes from its start to a tip far away without wandering: a
     /// straight or curved shaft, then at most a head near the tip.
     var isSimpleOpenStroke: Bool {
         chord > 0
-            && Geometry.distance(last, start) >= tuned.shapes.openEnds * chord
             && shaftLength <= tuned.shapes.shaftStretch * chord
-            && shaftTurning <= tuned.shapes.shaftTurning
             && headLength <= tuned.shapes.headLength * chord
             && points[shaftEndIndex...].allSatisfy { Geometry.distance($0, shaftEnd) <= tuned.shapes.headSpread * chord }
     }

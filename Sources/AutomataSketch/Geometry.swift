@@ -108,45 +108,6 @@ extension Geometry {
         return total
     }
 
-    /// How much the polyline turns, in radians: the sum of absolute direction changes at its
-    /// vertices (a straight line 0, a half circle about π). Simplify it first so that the
-    /// pen's tremor does not count.
-    static func turning(_ samples: [SketchPoint]) -> Double {
-        guard samples.count > 2 else { return 0 }
-        var total = 0.0
-        for index in 2..<samples.count {
-            let incoming = samples[index - 1] - samples[index - 2], outgoing = samples[index] - samples[index - 1]
-            let cross = incoming.x * outgoing.y - incoming.y * outgoing.x
-            let dot = (incoming * outgoing).sum()
-            total += abs(atan2(cross, dot))
-        }
-        return total
-    }
-
-    /// The polyline with only the vertices that matter at `tolerance` (Ramer–Douglas–Peucker:
-    /// keep the point farthest from the chord while it is farther than `tolerance`, recursively).
-    /// Tremor smaller than the tolerance disappears; corners and curves stay.
-    static func simplified(_ points: [SketchPoint], tolerance: Double) -> [SketchPoint] {
-        guard points.count > 2 else { return points }
-        var keep = [Bool](repeating: false, count: points.count)
-        keep[0] = true
-        keep[points.count - 1] = true
-        var pending = [(0, points.count - 1)]
-        while let (first, last) = pending.popLast() {
-            guard last > first + 1 else { continue }
-            var farthest = first, farthestDistance = -1.0
-            for index in (first + 1)..<last {
-                let d = distance(points[index], toSegment: points[first], points[last])
-                if d > farthestDistance { (farthest, farthestDistance) = (index, d) }
-            }
-            guard farthestDistance > tolerance else { continue }
-            keep[farthest] = true
-            pending.append((first, farthest))
-            pending.append((farthest, last))
-        }
-        return points.indices.filter { keep[$0] }.map { points[$0] }
-    }
-
     /// Points every `step` along the polyline (the first and last points kept).
     static func resampled(_ points: [SketchPoint], step: Double) -> [SketchPoint] {
         guard let first = points.first, step > 0 else { return points }
@@ -235,27 +196,12 @@ extension Geometry {
 
     /// Where the shaft of a one-stroke arrow ends and its head begins (the shape measures split
     /// the stroke there; the tip it attaches by is `arrowTip`): the first point nearly as far from the start
-    /// as the farthest one (`tipNearFarthest`), or before that the first point at least
-    /// `tipReach` of that distance after which the pen heads back toward the start by more
-    /// than the tip may fall short of the farthest point (`1 - tipNearFarthest`: into a barb):
-    /// a head's barbs or closed triangle may reach farther than the tip.
+    /// as the farthest one (`tipNearFarthest`).
     static func shaftEndIndex(_ points: [SketchPoint]) -> Int {
         guard let first = points.first else { return 0 }
-        let shapes = tuned.shapes
         let distances = points.map { distance($0, first) }
         let farthest = distances.max()!
-        var tip = distances.firstIndex { $0 >= shapes.tipNearFarthest * farthest }!
-        var runningMaximum = 0
-        for index in distances.indices.prefix(tip) {
-            if distances[index] > distances[runningMaximum] { runningMaximum = index }
-            if distances[runningMaximum] >= shapes.tipReach * farthest,
-                distances[index] < distances[runningMaximum] - (1 - shapes.tipNearFarthest) * farthest
-            {
-                tip = runningMaximum
-                break
-            }
-        }
-        return tip
+        return distances.firstIndex { $0 >= tuned.shapes.tipNearFarthest * farthest }!
     }
 
     /// The median of the radii (the sketch's scale R), nil for none.

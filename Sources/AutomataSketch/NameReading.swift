@@ -98,7 +98,9 @@ enum NameReading {
 
     /// The best reading of one segmentation in each form it can take, with the form's prior;
     /// `scores` holds each character's (by its strokes) once worked out under `context`.
-    static func candidates(_ characters: [Character], context: Context, scores: inout [[Int]: Scores]) -> [Candidate] {
+    static func candidates(
+        _ characters: [Character], context: Context, scores: inout [[Int]: Scores], numbersUpTo: Int? = nil
+    ) -> [Candidate] {
         let read = characters.compactMap(\.classification)
         guard read.count == characters.count, !read.isEmpty else { return [] }
         var result: [Candidate] = []
@@ -116,25 +118,35 @@ enum NameReading {
         } else {
             let rest = each.dropFirst()
             add(.letterDigits, each[0].initial.0 + rest.map(\.digit.0).joined(), each[0].initial.1 + rest.map(\.digit.1).reduce(0, +))
+            if let numbersUpTo {
+                // Every number up to `numbersUpTo` written with as many digits, not only the likeliest digits.
+                for number in (0...numbersUpTo).map(String.init) where number.count == rest.count {
+                    let score = zip(number, read.dropFirst()).reduce(0) { $0 + logProbability($1.1.probabilities[String($1.0)] ?? 0) }
+                    add(.letterDigits, each[0].initial.0 + number, each[0].initial.1 + score)
+                }
+            }
         }
         if read.count <= 4 {
             add(.roman, each.map(\.roman.0).joined(), each.map(\.roman.1).reduce(0, +))
         }
-        if read.count >= 3, let inner = bracedNames(read.dropFirst().dropLast()) {
+        if read.count >= 3, let inner = bracedNames(read.dropFirst().dropLast(), context: context) {
             let braces = logProbability(read[0].probabilities["{"] ?? 0) + logProbability(read[read.count - 1].probabilities["}"] ?? 0)
             add(.braced, "{" + inner.text + "}", braces + inner.score)
         }
         return result
     }
 
-    /// The characters between braces read as names (a letter, then digits) separated by commas:
-    /// the best such reading, found left to right (nil when none ends with a name).
-    static func bracedNames(_ characters: ArraySlice<Classification>) -> (text: String, score: Double)? {
-        // Best reading so far ending where a name starts (after `{` or `,`) and inside a name.
+    /// The characters between braces read as names separated by commas: a letter alone, or a
+    /// letter then digits starting with the diagram's shared initial (in the case the model
+    /// finds likelier), as the diagram's names of a letter and digits do. The best such
+    /// reading, found left to right (nil when none ends with a name).
+    static func bracedNames(_ characters: ArraySlice<Classification>, context: Context) -> (text: String, score: Double)? {
+        // Best reading so far ending where a name starts (after `{` or `,`), after a name's
+        // lone letter, and inside a name of an initial and digits.
         var atStart: (text: String, score: Double)? = ("", 0)
-        var inName: (text: String, score: Double)?
+        var inLetter: (text: String, score: Double)?, inNumbered: (text: String, score: Double)?
         for classification in characters {
-            var nextStart: (text: String, score: Double)?, nextInName: (text: String, score: Double)?
+            var nextStart: (text: String, score: Double)?, nextLetter: (text: String, score: Double)?, nextNumbered: (text: String, score: Double)?
             func keep(_ candidate: (String, Double), in slot: inout (text: String, score: Double)?) {
                 if slot == nil || candidate.1 > slot!.score { slot = candidate }
             }
@@ -142,23 +154,125 @@ enum NameReading {
                 let (letter, score) = best((CharacterReading.lowercase + CharacterReading.uppercase).map {
                     ($0, logProbability(classification.probabilities[$0] ?? 0))
                 })
-                keep((atStart.text + letter, atStart.score + score), in: &nextInName)
+                keep((atStart.text + letter, atStart.score + score), in: &nextLetter)
+                let initials = CharacterReading.lowercase.filter { (context.initials[$0] ?? 0) > 0 }
+                let (initial, prior) = best(initials.map { initial in
+                    let small = classification.probabilities[initial] ?? 0, capital = classification.probabilities[initial.uppercased()] ?? 0
+                    return (small >= capital ? initial : initial.uppercased(), logProbability(small + capital) + log(context.initials[initial]!))
+                })
+                keep((atStart.text + initial, atStart.score + prior), in: &nextNumbered)
             }
-            if let inName {
+            if let inNumbered {
                 let (digit, score) = best(CharacterReading.digits.map { ($0, logProbability(classification.probabilities[$0] ?? 0)) })
-                keep((inName.text + digit, inName.score + score), in: &nextInName)
-                let comma = (classification.probabilities[","] ?? 0) + (classification.probabilities["."] ?? 0)
-                keep((inName.text + ",", inName.score + logProbability(comma)), in: &nextStart)
+                keep((inNumbered.text + digit, inNumbered.score + score), in: &nextNumbered)
             }
-            (atStart, inName) = (nextStart, nextInName)
+            let comma = logProbability((classification.probabilities[","] ?? 0) + (classification.probabilities["."] ?? 0))
+            for name in [inLetter, inNumbered].compactMap({ $0 }) { keep((name.text + ",", name.score + comma), in: &nextStart) }
+            (atStart, inLetter, inNumbered) = (nextStart, nextLetter, nextNumbered)
         }
-        return inName
+        return [inLetter, inNumbered].compactMap { $0 }.max { $0.score < $1.score }
     }
 
     /// Every reading of every segmentation of one name, best first.
-    static func ranked(_ segmentations: [[Character]], context: Context) -> [Candidate] {
+    static func ranked(_ segmentations: [[Character]], context: Context, numbersUpTo: Int? = nil) -> [Candidate] {
         var scores: [[Int]: Scores] = [:]
-        return segmentations.flatMap { candidates($0, context: context, scores: &scores) }.sorted { ($0.score, $1.text) > ($1.score, $0.text) }
+        return segmentations.flatMap { candidates($0, context: context, scores: &scores, numbersUpTo: numbersUpTo) }
+            .sorted { ($0.score, $1.text) > ($1.score, $0.text) }
+    }
+
+    /// The number a name of a letter and digits ends with, or a roman numeral's value (nil for
+    /// other forms, for digits with a leading zero and for `I` `V` `X` spelling no numeral).
+    static func number(_ candidate: Candidate) -> Int? {
+        switch candidate.form {
+        case .letterDigits:
+            let digits = String(candidate.text.dropFirst())
+            return Int(digits).flatMap { String($0) == digits ? $0 : nil }
+        case .roman: return romanValue(candidate.text)
+        case .letter, .braced: return nil
+        }
+    }
+
+    /// The value of a roman numeral of `I`, `V` and `X` from 1 to 39 (tens `X` up to three
+    /// times, then `IX`, `IV`, or `V` then up to three `I`); nil when `text` is none (`IIXI`, `IXX`).
+    static func romanValue(_ text: String) -> Int? {
+        guard !text.isEmpty else { return nil }
+        let tens = text.prefix { $0 == "X" }
+        guard tens.count <= 3 else { return nil }
+        let units = String(text.dropFirst(tens.count))
+        let value: Int
+        switch units {
+        case "IX": value = 9
+        case "IV": value = 4
+        default:
+            let ones = units.hasPrefix("V") ? units.dropFirst() : Substring(units)
+            guard ones.count <= 3, ones.allSatisfy({ $0 == "I" }) else { return nil }
+            value = (units.hasPrefix("V") ? 5 : 0) + ones.count
+        }
+        return 10 * tens.count + value
+    }
+
+    /// The reading each name takes once the diagram's names are read together: two states never
+    /// share a name, and numbered names run as a sequence (q0…q(n−1) or q1…qn for n names, `I`
+    /// `II` …). A reading fits when no other name took it and its number is at most the
+    /// diagram's count of names (a roman reading that is no numeral fits nowhere); a name whose
+    /// best reading does not fit is read again with every number that fits. Name after
+    /// name, the one whose best fitting reading is the likeliest takes it. Then, when the numbered names leave as many gaps in their sequence as
+    /// there are names outside it, each of those names takes a reading that fills a gap, if it
+    /// has one. Returns each name's ranked readings (the fuller ranking where it was needed) and
+    /// the position of the one chosen.
+    static func distinct(_ names: [[[Character]]], ranked first: [[Candidate]], context: Context) -> [(candidates: [Candidate], chosen: Int)] {
+        var result = first.map { (candidates: $0, chosen: 0) }
+        var fuller: [Int: [Candidate]] = [:], taken: Set<String> = [], open = Set(names.indices.filter { !first[$0].isEmpty })
+        func inSequence(_ candidate: Candidate) -> Bool {
+            switch candidate.form {
+            case .letterDigits, .roman: return number(candidate).map { $0 <= names.count } ?? false
+            case .letter, .braced: return true
+            }
+        }
+        func fits(_ candidate: Candidate) -> Bool { !taken.contains(candidate.text) && inSequence(candidate) }
+        // Each round the name whose best fitting reading is the likeliest takes it.
+        // Each name's ranked readings and the sum of their probabilities relative to the best.
+        func withTotal(_ candidates: [Candidate]) -> (candidates: [Candidate], total: Double) {
+            (candidates, candidates.reduce(0) { $0 + exp($1.score - candidates[0].score) })
+        }
+        let firstTotals = first.map { $0.isEmpty ? 0 : withTotal($0).total }
+        var fullerTotals: [Int: Double] = [:]
+        while !open.isEmpty {
+            var best: (index: Int, candidates: [Candidate], chosen: Int, probability: Double)?
+            for index in open.sorted() {
+                var (candidates, total) = (first[index], firstTotals[index])
+                if !fits(candidates[0]) {
+                    if fuller[index] == nil {
+                        (fuller[index], fullerTotals[index]) = withTotal(ranked(names[index], context: context, numbersUpTo: names.count))
+                    }
+                    (candidates, total) = (fuller[index]!, fullerTotals[index]!)
+                }
+                let chosen = candidates.firstIndex(where: fits) ?? 0
+                let probability = exp(candidates[chosen].score - candidates[0].score) / total
+                if best == nil || probability > best!.probability { best = (index, candidates, chosen, probability) }
+            }
+            result[best!.index] = (best!.candidates, best!.chosen)
+            taken.insert(best!.candidates[best!.chosen].text)
+            open.remove(best!.index)
+        }
+        // The gaps of the numbered names' sequence, filled by the names outside it.
+        let chosen = result.map { $0.candidates.isEmpty ? nil : $0.candidates[$0.chosen] }
+        let numbers = chosen.compactMap { $0.flatMap { $0.form == .letterDigits ? number($0) : nil } }
+        let lowest = numbers.contains(0) ? 0 : 1
+        guard let highest = numbers.max(), highest > lowest else { return result }
+        let gaps = (lowest...highest).filter { !numbers.contains($0) }
+        let outside = names.indices.filter { chosen[$0].map { $0.form != .letterDigits } ?? false }
+        guard !gaps.isEmpty, gaps.count == outside.count else { return result }
+        var filled = result, unfilled = Set(gaps)
+        for index in outside {
+            let candidates = fuller[index] ?? ranked(names[index], context: context, numbersUpTo: names.count)
+            guard let fill = candidates.firstIndex(where: { $0.form == .letterDigits && number($0).map(unfilled.contains) ?? false }) else {
+                return result
+            }
+            unfilled.remove(number(candidates[fill])!)
+            filled[index] = (candidates, fill)
+        }
+        return filled
     }
 
     /// What the diagram's names share, learnt from their readings under `context`: each form's
@@ -179,11 +293,21 @@ enum NameReading {
             let weights = bestOfForm.mapValues { exp($0.score - top.score) }
             let total = weights.values.reduce(0, +)
             for (form, weight) in weights { shares[form, default: 0] += weight / total }
-            if let name = bestOfForm[.letterDigits], let first = name.characters.first?.classification {
-                let letters = CharacterReading.lowercase.map { Double(letterProbability($0, in: first)) }
+            // A character that starts a name of a letter and digits votes for its letter.
+            func vote(_ initial: Classification, weight: Double) {
+                let letters = CharacterReading.lowercase.map { Double(letterProbability($0, in: initial)) }
                 let mass = max(letters.reduce(0, +), 1e-9)
-                for (letter, probability) in zip(CharacterReading.lowercase, letters) {
-                    votes[letter, default: 0] += weights[.letterDigits]! / total * probability / mass
+                for (letter, probability) in zip(CharacterReading.lowercase, letters) { votes[letter, default: 0] += weight * probability / mass }
+            }
+            if let name = bestOfForm[.letterDigits], let first = name.characters.first?.classification {
+                vote(first, weight: weights[.letterDigits]! / total)
+            }
+            // So do the names of a letter and digits within braces (each character of a braced
+            // reading is one of its text's).
+            if let braced = bestOfForm[.braced] {
+                let text = Array(braced.text), read = braced.characters.compactMap(\.classification)
+                for position in text.indices.dropLast() where text[position].isLetter && text[position + 1].isNumber {
+                    vote(read[position], weight: weights[.braced]! / total)
                 }
             }
             if top.form == .letter || top.form == .letterDigits, let first = top.characters.first?.classification {
@@ -212,15 +336,17 @@ enum NameReading {
     static func read(_ names: [[[Character]]]) -> [CharacterReading.Reading] {
         var context = Context.uninformed
         for _ in 0..<2 { context = learn(names, context: context) }
-        return names.map { name in
-            let candidates = ranked(name, context: context)
+        return distinct(names, ranked: names.map { ranked($0, context: context) }, context: context).map { candidates, chosen in
             guard let top = candidates.first else { return CharacterReading.Reading(text: "", symbols: [], confidence: 0, alternatives: []) }
             let total = candidates.reduce(0) { $0 + exp($1.score - top.score) }
-            var alternatives: [LabelAlternative] = [], seen: Set<String> = [top.text]
-            for candidate in candidates.dropFirst() where alternatives.count < 3 && seen.insert(candidate.text).inserted {
+            let read = candidates[chosen]
+            var alternatives: [LabelAlternative] = [], seen: Set<String> = [read.text]
+            for candidate in candidates where alternatives.count < 3 && seen.insert(candidate.text).inserted {
                 alternatives.append(LabelAlternative(text: candidate.text, confidence: Float(exp(candidate.score - top.score) / total)))
             }
-            return CharacterReading.Reading(text: top.text, symbols: CharacterReading.symbols(of: top.text), confidence: Float(1 / total), alternatives: alternatives)
+            return CharacterReading.Reading(
+                text: read.text, symbols: CharacterReading.symbols(of: read.text), confidence: Float(exp(read.score - top.score) / total),
+                alternatives: alternatives)
         }
     }
 }

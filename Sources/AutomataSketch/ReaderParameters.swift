@@ -70,7 +70,7 @@ struct ReaderParameters: Codable, Hashable, Sendable {
 var tuned: ReaderParameters { ReaderParameters.current }
 
 /// Measures of one drawing alone (`DrawingMeasures`): round, oval, a simple open stroke with
-/// a tip, a loop, a scribble. Relative to the drawing's own size, never to R.
+/// a tip, a loop. Relative to the drawing's own size, never to R.
 struct ShapeParameters: Codable, Hashable, Sendable {
     /// [turns] A closed round stroke winds this many turns around its centre (a circle with a
     /// small gap is 0.9; one overshooting by a third of a turn 1.33)… A drawing winding less
@@ -92,25 +92,14 @@ struct ShapeParameters: Codable, Hashable, Sendable {
     /// oval (a state alone: `roundSpread`): the shared centre is the stronger sign.
     var looseRoundSpread = 0.6
     /// [× farthest distance from the start] The tip of an open stroke is the first point at
-    /// least this far from its start…
+    /// least this far from its start.
     var tipNearFarthest = 0.95
-    /// [× farthest distance] …or an earlier one at least this far, after which the pen comes
-    /// back toward the start by as much as a tip may fall short of the farthest point
-    /// (`1 - tipNearFarthest`: the first barb of the head).
-    var tipReach = 0.8
-    /// [× chord] Shafts are measured after simplifying them to this tolerance (wobble and
-    /// tremor below it vanish; a zig-zag or a bow stays).
-    var shaftTolerance = 0.04
-    /// [× chord] An open stroke's last point is at least this far from its start (a
-    /// self-loop comes back to where it began).
-    var openEnds = 0.6
     /// [× chord] A simple shaft's path is at most this long (a back edge bowed by 0.3 of its
-    /// length is 1.24; a zig-zag at 45° is 1.41)…
+    /// length is 1.24; a zig-zag at 45° is 1.41, a steeper one or a wavy line more)…
     var shaftStretch = 1.45
-    /// [radians] …it turns by at most this much in all (a bow of 0.3 turns about 1.75; a real
-    /// curved back edge with the pen's wobble up to about 4; a zig-zag far more)…
-    var shaftTurning = 4.0
-    /// [× chord] …and the head drawn on after the tip stays within this distance of the tip…
+    /// [× chord] …and the head drawn on after the tip stays within this distance of the tip
+    /// (so its last point is at least `1 - headSpread` of the chord from its start: a
+    /// self-loop, which comes back to where it began, is no simple open stroke)…
     var headSpread = 0.5
     /// [× chord] …with a path at most this long (three barbs of up to 0.36 of the chord, plus
     /// the pen's wobble): a head, not a scribble at the end.
@@ -118,9 +107,12 @@ struct ShapeParameters: Codable, Hashable, Sendable {
     /// [turns] A stroke read as a self-loop winds this much around its own centre (loops are
     /// drawn with a gap of up to a third of a turn, or crossing a little).
     var loopWinding = 0.5...1.4
-    /// [× extent] A stroke whose path is longer than this is a scribble (a head filled in:
-    /// 4–8; a shaft about 1, a self-loop about 2, a folded one-stroke arrow 1.5–2).
-    var scribbleMinimumCrumple = 3.0
+    /// [× extent] A stroke curls back, as a loop does, when its ends come back within this of
+    /// its extent (a straight stroke: 1; `DrawingMeasures.curlsBack`): a self-loop's arc or a
+    /// narrow head is no shaft (the shaft of a group is the widest of its strokes, weighted by
+    /// straightness except for strokes that curl back, `SymbolGrouping.shaftSpan`), and only a
+    /// loop that curls back may have its head drawn apart.
+    var loopEndsGap = 0.6
     /// [× path] A stroke's end part, "its last fifth" (`Geometry.lastPart`): the direction
     /// a stroke leaves or arrives in runs from its end to the point this share of its path in
     /// (`Geometry.endDirection`: a curved arrow arrives from the side); an arrow's tip is
@@ -135,9 +127,11 @@ struct ShapeParameters: Codable, Hashable, Sendable {
 /// The states stage (`StateFinder`): circles drawn in one stroke or in goes, final states,
 /// shaky circles, round self-loops on a rim, and R.
 struct StateParameters: Codable, Hashable, Sendable {
-    /// [strokes] A circle may be drawn in up to this many strokes one after another
-    /// (low-vision writers draw some in three or four).
-    var circleMaxGoes = 4
+    /// [strokes] How long a writer stays at one symbol: a circle may be drawn in up to this
+    /// many strokes one after another (low-vision writers draw some in three or four), and a
+    /// small stroke at the other end of a shaft with a head joins it when drawn at most this
+    /// many strokes after the shaft (while the writer is still at that arrow).
+    var symbolMaxStrokes = 6
     /// [sectors] Strokes drawn in goes make one circle when together they put ink in each of
     /// this many equal sectors round their centre (all the way round).
     var circleSectors = 12
@@ -146,12 +140,15 @@ struct StateParameters: Codable, Hashable, Sendable {
     var concentricOffset = 0.8
     /// [× smaller radius] …and the larger radius is at most this.
     var concentricRatio = 2.5
-    /// [R] A lone round stroke smaller than this may be a self-loop drawn round or a closed
-    /// head, not a state: it is resolved after the states, and may join a shaft as its head.
+    /// [× a state's radius] A round stroke smaller than this is small: alone, smaller than
+    /// this in R, it may be a self-loop drawn round or a closed head, not a state (it is
+    /// resolved after the states, and may join a shaft as its head); on a circle's rim, at
+    /// most this of that circle's radius, it is a self-loop drawn round (for the circles found,
+    /// `StateFinder`, as for the circle rule), and a closed round loop is at most this large.
     var smallCircle = 0.85
-    /// [× the two radii added] A round stroke on a circle's rim, at most `loopAsCircleMaxRadius`
-    /// of that circle's radius, is a self-loop drawn round when their centres are nearer than this (and further apart
-    /// than concentric circles').
+    /// [× the two radii added] A round stroke on a circle's rim, at most `smallCircle` of that
+    /// circle's radius, is a self-loop drawn round when their centres are nearer than this (and
+    /// further apart than concentric circles').
     var loopRoundReach = 1.2
     /// [× the circle's radius] A stroke leaving a circle's rim and coming back is a self-loop
     /// when its path is at least this long (real ones: 2.8–6.4; a barb drawn at a rim, which
@@ -162,21 +159,21 @@ struct StateParameters: Codable, Hashable, Sendable {
 /// The connectors stage (`SymbolGrouping`): heads of one to three strokes joined to their
 /// shafts, before or after them; shafts lengthened by a later stroke.
 struct ConnectorParameters: Codable, Hashable, Sendable {
-    /// [R] A head stroke is at most this across (real heads are 0.5–1.5 R; a short transition
-    /// between neighbouring states is longer), unless drawn right after its shaft (a big head:
-    /// the FA database has them up to 2 R)…
+    /// [R] A head stroke is at most this across (real heads are 0.5–1.5 R, 10th–90th
+    /// percentile of their largest side, 7% above 1.8 R; a short transition between
+    /// neighbouring states is longer), unless drawn right after its shaft, or right before it
+    /// lying at its end as a head does (`SymbolGrouping.liesAsHead`; a big head: the FA
+    /// database has them up to 2 R): those are bounded by their shaft
+    /// (`headMaxShaftFraction`, `rightAfterHeadMaxShaftFraction`).
     var headMaxExtent = 1.8
-    /// [R] …and no head is more than this: one drawn right after its shaft, or right before it
-    /// lying at its end as a head does (`SymbolGrouping.liesAsHead`; real heads, largest side: 0.44–1.40 R, 10th–90th
-    /// percentile, 7% above 1.8 R).
-    var lyingHeadMaxExtent = 3.0
     /// [R] A head drawn closed (a small triangle or curl) is at most this across: no state is
     /// so small (a loosely round stroke standing alone, off every circle's rim, is a state
     /// drawn shakily when its mean radius is at least half this). A shaft is wider than this.
     var closedHeadMaxExtent = 1.0
-    /// [× the shaft's path] A head is at most this across (real heads: mostly below 0.4, a big
-    /// head on a short initial arrow up to 0.85)…
-    var headMaxShaftFraction = 0.9
+    /// [× the shaft's path] A stroke that joins a shaft is smaller than it: a head at most this
+    /// across (real heads: mostly below 0.4), a stroke continuing the shaft at most this long
+    /// (`extensionEnd`: a second arrow drawn alongside the first is about as long)…
+    var headMaxShaftFraction = 0.7
     /// [× the shaft's path] …or this for one drawn right after its shaft: an arrow drawn small
     /// with a big head (arrows drawn on their own, as in `real-strokes`, have heads 0.56–0.82
     /// of the shaft, quartiles), on a shaft shorter than `shortArrow` too, and no wider than a
@@ -192,7 +189,8 @@ struct ConnectorParameters: Codable, Hashable, Sendable {
     /// closed head is, to carry a head drawn right after it.
     var straightness = 0.85
     /// [× the head's path] A head's ends are at least this far apart (a V is about 0.5, a
-    /// narrow one 0.25, a barb 1), unless it is a closed head or a scribble.
+    /// narrow one 0.25, a barb 1), unless it is a closed head (a head filled in with a
+    /// scribble is no wider than one).
     var headMinimumOpening = 0.1
     /// [R] A shaft whose path is shorter than this is no shaft when it could be the barb of a
     /// full-length shaft…
@@ -205,9 +203,6 @@ struct ConnectorParameters: Codable, Hashable, Sendable {
     /// [R] A head comes within this of its shaft's end (real heads: 0.0–0.5 R), whenever it was
     /// drawn.
     var headMaxGap = 0.8
-    /// [strokes] A small stroke at the other end of a shaft with a head joins it when drawn at
-    /// most this many strokes after the shaft (while the writer is still at that arrow).
-    var otherEndMaxStrokesLater = 6
     /// [R] A head drawn right after its shaft is preferred over an equally near one drawn at
     /// another time, right before it included (people draw a head after its shaft: 199 of 209
     /// arrows of the FA database's 22 diagrams; 5 head first): this is added to the distance
@@ -219,16 +214,9 @@ struct ConnectorParameters: Codable, Hashable, Sendable {
     var extensionReach = 0.5
     /// [degrees] …heads out of the shaft's end at most this far off its direction there…
     var extensionMaxAngle = 30.0
-    /// [× the shaft's path] …and is at most this long (a second arrow drawn alongside the first
-    /// is about as long).
-    var extensionMaxShaftFraction = 0.7
     /// [× path] A stroke continuing a shaft is nearly straight: its start and tip at least this
     /// far apart (it may come back a little along itself at its far end).
     var extensionStraightness = 0.6
-    /// [× extent] A stroke whose ends come back within this of its extent is a loop (a
-    /// self-loop's arc, a narrow head), not a shaft: the shaft of a group is the widest of its
-    /// strokes, weighted by straightness except for loops (`SymbolGrouping.shaftSpan`).
-    var loopEndsGap = 0.5
     /// [× the shaft's path] Without any state to measure R by, lengths in R are measured
     /// against this share of the shaft's path instead.
     var scaleWithoutStates = 0.25
@@ -252,15 +240,10 @@ struct RuleParameters: Codable, Hashable, Sendable {
     /// open stroke whose every point lies nearer than this (in R) to a state's circle is drawn
     /// along that circle (touched up), not an arrow: it reads as nothing.
     var loopMinimumBulge = 0.3
-    /// [× the rim's radius] A closed round loop on a rim is at most this large (for the circles
-    /// found, `StateFinder`, as for the circle rule)…
-    var loopAsCircleMaxRadius = 0.9
-    /// [× the rim's radius] …an open one (its ends apart: no circle) at most this (people draw
-    /// self-loops as large as their state).
+    /// [× the rim's radius] An open loop on a rim (its ends apart: no circle; a closed one is
+    /// at most `smallCircle`) is at most this large (people draw self-loops as large as their
+    /// state).
     var openLoopMaxRadius = 1.3
-    /// [× extent] A loop whose head was drawn apart curls back: its ends at most this far apart
-    /// (a straight stroke: 1).
-    var loopCurl = 0.8
     /// [× the two radii added] A new circle is rejected when its centre is nearer to a state's
     /// centre than this: the circles would overlap heavily.
     var overlapFraction = 0.6

@@ -141,7 +141,7 @@ enum StateFinder {
                 guard other != piece, isRound[other] else { return false }
                 return pieces[other].contains { stroke in
                     let circle = measures[stroke]
-                    return loop.meanRadius <= parameters.rules.loopAsCircleMaxRadius * circle.meanRadius
+                    return loop.meanRadius <= parameters.states.smallCircle * circle.meanRadius
                         && liesOnRim(of: circle, loop)
                 }
             }
@@ -183,7 +183,7 @@ enum StateFinder {
     }
 
     /// The pieces with each circle drawn in goes made one piece, as if drawn as one drawing:
-    /// up to `circleMaxGoes` consecutive single arcs that together lie on one circle all the
+    /// up to `symbolMaxStrokes` consecutive single arcs that together lie on one circle all the
     /// way round (see `formsOneCircle`), in whatever order and direction they were drawn. A
     /// ring lying on another circle's rim is a self-loop and its head, and stays apart.
     static func circlesDrawnInGoes(_ pieces: [[Int]], measures: [DrawingMeasures]) -> [[Int]] {
@@ -196,7 +196,7 @@ enum StateFinder {
         func ring(from first: Int) -> Int? {
             guard isArc[first] else { return nil }
             var strokes = [measures[pieces[first][0]].points]
-            for next in first + 1..<min(first + tuned.states.circleMaxGoes, pieces.count) {
+            for next in first + 1..<min(first + tuned.states.symbolMaxStrokes, pieces.count) {
                 guard isArc[next] else { return nil }
                 strokes.append(measures[pieces[next][0]].points)
                 if formsOneCircle(strokes) {

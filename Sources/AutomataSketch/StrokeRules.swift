@@ -67,7 +67,7 @@ extension Sketch {
         // A small circle sitting on a rim: a self-loop drawn round (`StateFinder.liesOnRim`).
         let round = SketchCircle(center: center, radius: radius)
         if let state = states.first(where: {
-            radius <= tuned.rules.loopAsCircleMaxRadius * $0.outerRadius
+            radius <= tuned.states.smallCircle * $0.outerRadius
                 && StateFinder.liesOnRim(of: SketchCircle(center: $0.center, radius: $0.outerRadius), round)
         }) {
             return addSelfLoop(on: state, points: points, symbols: symbols, isEpsilon: isEpsilon)
@@ -202,16 +202,11 @@ extension Sketch {
 
     private mutating func addLoop(_ points: [SketchPoint], symbols: [String], isEpsilon: Bool) -> DrawingOutcome.Became {
         let center = Geometry.centroid(points)
-        // As long as a self-loop must be (`loopState`), whoever read the drawing as one: a lone
-        // head drawn beside its loop is not a loop of its own.
-        let pathLength = DrawingMeasures(points.nonEmptyOrOrigin).pathLength
         var best: (state: SketchState, score: Double)?
         for state in states {
             let closest = points.map { Geometry.distance($0, state.center) }.min()!
             let centerDistance = Geometry.distance(center, state.center)
-            guard closest <= state.outerRadius + tuned.rules.arrowSnap * state.radius,
-                pathLength >= tuned.states.loopMinimumPath * state.radius
-            else { continue }
+            guard closest <= state.outerRadius + tuned.rules.arrowSnap * state.radius else { continue }
             let score = centerDistance / state.radius
             if best == nil || score < best!.score { best = (state, score) }
         }

@@ -99,10 +99,9 @@ public enum SymbolGrouping {
                 let extent = Geometry.extent(headPoints)
                 // A closed head larger than `closedHeadMaxExtent` (not round: a state) takes only
                 // a shaft drawn right before it (see `carriesHeadDrawnRightAfter`).
-                let isBigClosed = !(isSmallRound[head] || isScribble(headMeasures) || extent <= parameters.connectors.closedHeadMaxExtent * scale
+                let isBigClosed = !(isSmallRound[head] || extent <= parameters.connectors.closedHeadMaxExtent * scale
                     || Geometry.distance(headMeasures.start, headMeasures.last) >= parameters.connectors.headMinimumOpening * headMeasures.pathLength)
-                guard extent <= parameters.connectors.lyingHeadMaxExtent * scale,
-                    !(isBigClosed && (isRound[head] || headMeasures.isLooselyRound)),
+                guard !(isBigClosed && (isRound[head] || headMeasures.isLooselyRound)),
                     !states.sketch.endsAtTwoStates(headMeasures), states.sketch.loopState(headMeasures) == nil
                 else { continue }
                 // A simple open stroke as long as a short arrow is one, unless it lies at a
@@ -130,14 +129,14 @@ public enum SymbolGrouping {
                         && shaftSpan(shaftMeasures) > shaftSpan(headMeasures)
                         && (shaftExtent > parameters.connectors.closedHeadMaxExtent * scale
                             || shaftMeasures.chord >= parameters.connectors.straightness * shaftMeasures.pathLength)
-                    guard carriesHead || carriesHeadDrawnRightAfter, !isScribble(shaftMeasures) else { continue }
+                    guard carriesHead || carriesHeadDrawnRightAfter else { continue }
                     let apart = rightAfter ? 0 : parameters.connectors.apartInTimePenalty
                     for (end, atStart) in [(shaftMeasures.last, false), (shaftMeasures.start, true)] {
                         let distance = headPoints.map { Geometry.distance($0, end) }.min()!
                         guard distance <= parameters.connectors.headMaxGap * scale else { continue }
                         // A bigger head (or one as long as an arrow) drawn right before its
                         // shaft joins it when it lies as a head at that end; drawn right after
-                        // it, any head up to `lyingHeadMaxExtent` does.
+                        // it, any head its shaft carries does.
                         let isBig = !rightAfter && extent > parameters.connectors.headMaxExtent * scale
                         if couldBeAnArrow || isBig {
                             guard abs(gapInTime) == 1, liesAsHead(headMeasures, at: shaftMeasures, atStart: atStart) else { continue }
@@ -168,7 +167,7 @@ public enum SymbolGrouping {
                 // decides which end is the tip (see `orient`).
                 let later = pieces[candidate.head][0] - pieces[candidate.shaft][0]
                 if let atStart = tipEnd[candidate.shaft], atStart != candidate.atStart,
-                    !(1...parameters.connectors.otherEndMaxStrokesLater).contains(later)
+                    !(1...parameters.states.symbolMaxStrokes).contains(later)
                         || Geometry.extent(measures[pieces[candidate.head][0]].points) > parameters.connectors.closedHeadMaxExtent * scale
                 {
                     continue
@@ -268,7 +267,7 @@ public enum SymbolGrouping {
             // Nearly straight, though it may come back a little along itself at its far end.
             Geometry.distance(stroke.start, stroke.tip) >= tuned.connectors.extensionStraightness * stroke.pathLength,
             // Shorter than the shaft: a second arrow drawn alongside is as long as the first.
-            stroke.pathLength <= tuned.connectors.extensionMaxShaftFraction * shaft.pathLength
+            stroke.pathLength <= tuned.connectors.headMaxShaftFraction * shaft.pathLength
         else { return nil }
         for atStart in [false, true] {
             let (end, inner) = Geometry.endDirection(shaftPoints, atStart: atStart)
@@ -309,12 +308,6 @@ public enum SymbolGrouping {
         return points
     }
 
-    /// True for ink going back and forth in a small space (a head filled in): no shaft,
-    /// though it may be part of a head however its ends lie.
-    static func isScribble(_ stroke: DrawingMeasures) -> Bool {
-        stroke.pathLength > tuned.shapes.scribbleMinimumCrumple * stroke.extent
-    }
-
     /// True when the stroke lies at the shaft's end as an arrowhead does: bent, about the end
     /// (at most `headMaxBeyond` of its size beyond it, along the shaft's direction there) and
     /// reaching out to both sides of the shaft's line, at least `headMinimumSpread` of its
@@ -341,12 +334,12 @@ public enum SymbolGrouping {
 
     /// How much a stroke looks like a shaft: its extent times its straightness (chord over
     /// path length), so a straight line counts its full length, a wide V head about two
-    /// thirds of it. A stroke whose ends come back within half its extent of each other is a
-    /// loop (a self-loop's arc, or a narrow head) and counts its full extent.
+    /// thirds of it. A stroke that curls back (`DrawingMeasures.curlsBack`) is a loop (a
+    /// self-loop's arc, or a narrow head) and counts its full extent.
     static func shaftSpan(_ stroke: DrawingMeasures) -> Double {
         let extent = stroke.extent
         let chord = Geometry.distance(stroke.start, stroke.last)
-        guard stroke.pathLength > 0, chord >= tuned.connectors.loopEndsGap * extent else { return extent }
+        guard stroke.pathLength > 0, !stroke.curlsBack else { return extent }
         return extent * chord / stroke.pathLength
     }
 

@@ -110,15 +110,19 @@ public struct LabeledImageDataset: Sendable {
         self.imageSide = options.imageSide
     }
 
-    /// A dataset from samples already in memory (for tests and synthetic data). Every image
-    /// must be square and of one size, and every `classIndex` must point into `classes`.
+    /// A dataset from samples already in memory (for tests, synthetic data and strokes). Every
+    /// image must be of one size, square or a whole number of squares stacked top to bottom
+    /// (the channels of a multi-channel input, as `Rasterizer` draws them), and every
+    /// `classIndex` must point into `classes`.
     public init(classes: [String], samples: [Sample]) {
         let side = samples.first?.image.width ?? 28
+        let height = samples.first?.image.height ?? side
+        precondition(side > 0 && height % side == 0, "Sample images must be square or stacked squares, got \(side)x\(height)")
         for sample in samples {
             precondition(classes.indices.contains(sample.classIndex),
                          "Sample \(sample.url.lastPathComponent) has class index \(sample.classIndex), outside 0..<\(classes.count)")
-            precondition(sample.image.width == side && sample.image.height == side,
-                         "Sample \(sample.url.lastPathComponent) is \(sample.image.width)x\(sample.image.height), expected \(side)x\(side)")
+            precondition(sample.image.width == side && sample.image.height == height,
+                         "Sample \(sample.url.lastPathComponent) is \(sample.image.width)x\(sample.image.height), expected \(side)x\(height)")
         }
         var hasher = SHA256()
         for sample in samples {

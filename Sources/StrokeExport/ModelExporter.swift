@@ -48,8 +48,12 @@ public struct ModelExporter {
     }
 
     /// The exported model file's bytes. Throws `ExportError.unsupportedLayer` for a layer
-    /// with no mapping (none of the layers `--arch` builds).
+    /// with no mapping (none of the layers `--arch` builds), `.unsupportedInputChannels` for
+    /// a model of several input channels.
     public func encoded(as format: ExportFormat) throws -> [UInt8] {
+        guard model.network.inputChannels == 1 else {
+            throw ExportError.unsupportedInputChannels(source: source, channels: model.network.inputChannels)
+        }
         let graph = try ExportGraph(network: model.network, source: source)
         let metadata = ExportMetadata(exporter: self)
         switch format {

@@ -94,24 +94,51 @@ public enum InputFraming: Sendable, Hashable, CustomStringConvertible {
     /// or the one that spans it), stands alone: its size is unknown, and it is aspect-fit,
     /// so a model framed this way learns every character both ways.
     case referenceHeight(pixels: Double)
+    /// Two channels of the same drawing: channel 0 `.referenceHeight(pixels:)` (its size and
+    /// place against its frame), channel 1 `.aspectFit` (its shape at full size, which a
+    /// framed `,` two pixels tall no longer shows). The network's input has two channels.
+    case referenceHeightAndShape(pixels: Double)
 
     /// The character models' framing: a line's (or writer's) height over 18 of the 28 pixels,
     /// so characters up to 1.4 times as tall still fit unshrunk.
     public static let characterDefault = InputFraming.referenceHeight(pixels: 18)
 
-    /// The metadata value: `aspect-fit`, or `reference-height:<pixels>`.
+    /// The framing of each of the input's channels, in order: itself for a one-channel
+    /// framing, `[.referenceHeight(pixels:), .aspectFit]` for `.referenceHeightAndShape`.
+    public var channelFramings: [InputFraming] {
+        switch self {
+        case .aspectFit, .referenceHeight: return [self]
+        case .referenceHeightAndShape(let pixels): return [.referenceHeight(pixels: pixels), .aspectFit]
+        }
+    }
+
+    /// How many channels (image planes) the input has.
+    public var channels: Int { channelFramings.count }
+
+    /// The metadata value: `aspect-fit`, `reference-height:<pixels>`, or
+    /// `reference-height:<pixels>+aspect-fit` (two channels).
     public var description: String {
         switch self {
         case .aspectFit: return "aspect-fit"
         case .referenceHeight(let pixels):
             return "reference-height:" + (pixels == pixels.rounded() ? String(Int(pixels)) : String(pixels))
+        case .referenceHeightAndShape(let pixels):
+            return InputFraming.referenceHeight(pixels: pixels).description + Self.shapeChannelSuffix
         }
     }
+
+    private static let shapeChannelSuffix = "+aspect-fit"
 
     /// Reads a metadata value (`description`'s spelling); nil for anything else, including
     /// a pixel count that is not a positive number of at most 1,000.
     public init?(_ text: String) {
         if text == "aspect-fit" { self = .aspectFit; return }
+        if text.hasSuffix(Self.shapeChannelSuffix) {
+            guard case .referenceHeight(let pixels)? = InputFraming(String(text.dropLast(Self.shapeChannelSuffix.count)))
+            else { return nil }
+            self = .referenceHeightAndShape(pixels: pixels)
+            return
+        }
         let prefix = "reference-height:"
         guard text.hasPrefix(prefix), let pixels = Double(text.dropFirst(prefix.count)),
               pixels.isFinite, pixels > 0, pixels <= 1_000 else { return nil }

@@ -85,22 +85,28 @@ public struct Rasterizer: Sendable {
     }
 
     /// All strokes of a drawing as one image, placed by `framing` within `frame` (see
-    /// `InputFraming`); `.aspectFit` ignores the frame and is `rasterize(_:)`.
+    /// `InputFraming`); `.aspectFit` ignores the frame and is `rasterize(_:)`. A framing of
+    /// several channels gives their planes stacked top to bottom (`side` wide,
+    /// `side * framing.channels` tall, channel-major as the network reads it), each drawn
+    /// as that channel's framing draws it alone.
     public func rasterize(_ strokes: [Stroke], framing: InputFraming, frame: CharacterFrame?) -> GrayImage {
-        var image = GrayImage(width: side, height: side)
+        var image = GrayImage(width: side, height: side * framing.channels)
         image.pixels.withUnsafeMutableBufferPointer { rasterize(strokes, framing: framing, frame: frame, into: $0) }
         return image
     }
 
-    /// `rasterize(_:framing:frame:)` into `pixels` (`side * side` bytes, row-major), with no
-    /// heap allocation.
+    /// `rasterize(_:framing:frame:)` into `pixels` (`side * side * framing.channels` bytes,
+    /// row-major, the channels' planes one after the other), with no heap allocation.
     public func rasterize(_ strokes: [Stroke], framing: InputFraming, frame: CharacterFrame?,
                           into pixels: UnsafeMutableBufferPointer<UInt8>) {
-        precondition(pixels.count == side * side,
-                     "Buffer holds \(pixels.count) pixels, a \(side)x\(side) image needs \(side * side)")
-        withUnsafeTemporaryAllocation(of: Float.self, capacity: pixels.count) { coverage in
-            draw(strokes, placement: placement(for: strokes, framing: framing, frame: frame), into: coverage)
-            for index in coverage.indices { pixels[index] = Self.byte(coverage[index]) }
+        let plane = side * side, channels = framing.channelFramings
+        precondition(pixels.count == plane * channels.count,
+                     "Buffer holds \(pixels.count) pixels, \(channels.count) \(side)x\(side) plane(s) need \(plane * channels.count)")
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: plane) { coverage in
+            for (channel, channelFraming) in channels.enumerated() {
+                draw(strokes, placement: placement(for: strokes, framing: channelFraming, frame: frame), into: coverage)
+                for index in coverage.indices { pixels[channel * plane + index] = Self.byte(coverage[index]) }
+            }
         }
     }
 

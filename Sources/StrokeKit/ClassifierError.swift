@@ -18,6 +18,9 @@ public enum ClassifierError: Error, Equatable, Sendable, CustomStringConvertible
     /// An image given to `classify` is not the model's input size. `index` is its position
     /// in a batch call.
     case imageSizeMismatch(index: Int?, width: Int, height: Int, expectedSide: Int)
+    /// An image given to a model of several input channels is not their planes stacked top
+    /// to bottom (`side` wide, `side * channels` tall).
+    case stackedImageSizeMismatch(index: Int?, width: Int, height: Int, side: Int, channels: Int)
 
     /// The hint every malformed-model message ends with.
     static let retrainHint = "re-train or re-export the model with `strokekit train`"
@@ -37,6 +40,10 @@ public enum ClassifierError: Error, Equatable, Sendable, CustomStringConvertible
             let which = index.map { "image \($0)" } ?? "the image"
             return "\(which) is \(width)x\(height), the model needs \(side)x\(side); "
                 + "aspect-fit the drawing to \(side)x\(side) first, as the training images were"
+        case let .stackedImageSizeMismatch(index, width, height, side, channels):
+            let which = index.map { "image \($0)" } ?? "the image"
+            return "\(which) is \(width)x\(height), the model reads \(channels) channels of \(side)x\(side) stacked top to "
+                + "bottom (\(side)x\(side * channels)): rasterize the strokes with the model's framing, or classify the strokes"
         }
     }
 }

@@ -22,19 +22,22 @@ public enum ModelInput {
         levels[Int(level)]
     }
 
-    /// Writes `pixels` (side x side bytes, row-major) into `buffer` as floats in 0...1.
+    /// Writes `pixels` (side x side bytes, row-major, or several such planes one after the
+    /// other: the channels of a multi-channel input) into `buffer` as floats in 0...1.
     public static func fill(pixels: UnsafeBufferPointer<UInt8>, into buffer: UnsafeMutablePointer<Float>) {
-        precondition(pixels.count == side * side, "model input must be \(side)x\(side) pixels, got \(pixels.count)")
+        precondition(pixels.count > 0 && pixels.count % (side * side) == 0,
+                     "model input must be \(side)x\(side) pixels per channel, got \(pixels.count)")
         // A table lookup per pixel: the same floats as the multiplication.
         levels.withUnsafeBufferPointer { table in
             for index in 0..<pixels.count { buffer[index] = table[Int(pixels[index])] }
         }
     }
 
-    /// Writes `image` (side x side) into `buffer` as floats in 0...1.
+    /// Writes `image` (side x side, or side x (side * channels): the channels' planes stacked
+    /// top to bottom, as `Rasterizer` draws a multi-channel framing) into `buffer` as floats in 0...1.
     public static func fill(_ image: GrayImage, into buffer: UnsafeMutablePointer<Float>) {
-        precondition(image.width == side && image.height == side,
-                     "model input must be \(side)x\(side), got \(image.width)x\(image.height)")
+        precondition(image.width == side && image.height > 0 && image.height % side == 0,
+                     "model input must be \(side)x\(side) per channel, got \(image.width)x\(image.height)")
         image.pixels.withUnsafeBufferPointer { fill(pixels: $0, into: buffer) }
     }
 }

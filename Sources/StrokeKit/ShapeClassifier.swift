@@ -96,8 +96,10 @@ public final class ShapeClassifier: StrokeClassifying, @unchecked Sendable {
 
     // MARK: - Classifying
 
-    /// Classifies one image of `ModelInput.side`² pixels, white ink on black.
-    /// Throws `ClassifierError.imageSizeMismatch` for any other size: aspect-fit the drawing first.
+    /// Classifies one image of `ModelInput.side`² pixels, white ink on black (for a model of
+    /// several input channels, their planes stacked top to bottom, as `Rasterizer` draws the
+    /// model's framing). Throws `ClassifierError.imageSizeMismatch` (or
+    /// `.stackedImageSizeMismatch`) for any other size: aspect-fit the drawing first.
     public func classify(_ image: GrayImage) throws -> Classification {
         try checkSize(of: image, index: nil)
         return withReplica(forSingleImages: true) { replica in
@@ -111,7 +113,7 @@ public final class ShapeClassifier: StrokeClassifying, @unchecked Sendable {
     public func classify(images: [GrayImage]) throws -> [Classification] {
         for (index, image) in images.enumerated() { try checkSize(of: image, index: index) }
         return runBatches(count: images.count) { replica, range in
-            let imageSize = ModelInput.side * ModelInput.side
+            let imageSize = replica.imageSize
             replica.engine.forward(batch: range.count) { buffer in
                 for (offset, index) in range.enumerated() { ModelInput.fill(images[index], into: buffer + offset * imageSize) }
             }
@@ -154,7 +156,7 @@ public final class ShapeClassifier: StrokeClassifying, @unchecked Sendable {
         precondition(frames == nil || frames!.count == drawings.count,
                      "\(frames?.count ?? 0) frames given for \(drawings.count) drawings")
         return try runBatches(count: drawings.count) { replica, range in
-            let imageSize = ModelInput.side * ModelInput.side
+            let imageSize = replica.imageSize
             for (offset, index) in range.enumerated() {
                 modelRasterizer.rasterize(drawings[index], framing: framing, frame: frames?[index] ?? nil,
                                           into: replica.strokePixels(offset))
@@ -170,7 +172,13 @@ public final class ShapeClassifier: StrokeClassifying, @unchecked Sendable {
     // MARK: - Implementation
 
     private func checkSize(of image: GrayImage, index: Int?) throws {
-        guard image.width == ModelInput.side && image.height == ModelInput.side else {
+        // A model of several channels takes their planes stacked top to bottom (`Rasterizer`).
+        let channels = prototype.inputChannels
+        guard channels == 1 || (image.width == ModelInput.side && image.height == ModelInput.side * channels) else {
+            throw ClassifierError.stackedImageSizeMismatch(
+                index: index, width: image.width, height: image.height, side: ModelInput.side, channels: channels)
+        }
+        guard image.width == ModelInput.side && image.height == ModelInput.side * channels else {
             throw ClassifierError.imageSizeMismatch(
                 index: index, width: image.width, height: image.height, expectedSide: ModelInput.side)
         }
@@ -247,9 +255,12 @@ private final class Replica {
         strokeImages?.deallocate()
     }
 
+    /// Bytes of one input image: a `ModelInput.side`² plane per input channel.
+    var imageSize: Int { engine.inputChannels * ModelInput.side * ModelInput.side }
+
     /// The pixels of image `index` in a stroke batch.
     func strokePixels(_ index: Int) -> UnsafeMutableBufferPointer<UInt8> {
-        let imageSize = ModelInput.side * ModelInput.side
+        let imageSize = self.imageSize
         if strokeImages == nil {
             let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: ShapeClassifier.maximumBatch * imageSize)
             buffer.initialize(repeating: 0)

@@ -76,8 +76,7 @@ public struct TrainedModel {
         } catch let error as ModelFileError {
             throw ClassifierError.modelFile(error)
         }
-        try checkInput(metadata.input, source: source)
-        _ = try framing(of: metadata, source: source)
+        try checkInput(metadata.input, channels: framing(of: metadata, source: source).channels, source: source)
         _ = try RejectRule(metadata: metadata, source: source)
 
         let network: Network
@@ -116,14 +115,15 @@ public struct TrainedModel {
         guard let text = metadata.extra[ModelMetadata.Key.inputFraming] else { return .aspectFit }
         guard let framing = InputFraming(text) else {
             throw ClassifierError.unsupportedInput(
-                source: source, found: "framing '\(text)'", expected: "aspect-fit or reference-height:<pixels>")
+                source: source, found: "framing '\(text)'", expected: "aspect-fit, reference-height:<pixels> or reference-height:<pixels>+aspect-fit")
         }
         return framing
     }
 
-    /// What `ModelInput` feeds the network; any other input spec would be misread.
-    private static func checkInput(_ input: ModelMetadata.Input, source: String) throws {
-        let expected = ModelMetadata.Input(width: ModelInput.side, height: ModelInput.side)
+    /// What `ModelInput` feeds the network, with the channels the file's framing draws; any
+    /// other input spec would be misread.
+    private static func checkInput(_ input: ModelMetadata.Input, channels: Int, source: String) throws {
+        let expected = ModelMetadata.Input(width: ModelInput.side, height: ModelInput.side, channels: channels)
         let scaleMatches = input.scaleFactor.map { abs($0 * 255 - 1) < 1e-5 } ?? false
         guard input.width == expected.width, input.height == expected.height, input.channels == expected.channels,
             input.ink == expected.ink, scaleMatches

@@ -19,7 +19,7 @@ public enum Evaluator {
         var result: [[Float]] = []
         result.reserveCapacity(images.count)
         let engine = InferenceEngine(network: network)
-        let imageSize = ModelInput.side * ModelInput.side
+        let imageSize = network.inputChannels * ModelInput.side * ModelInput.side
         for start in stride(from: 0, to: images.count, by: batchSize) {
             let batch = images[start..<min(images.count, start + batchSize)]
             engine.forward(batch: batch.count) { buffer in

@@ -70,6 +70,21 @@ public final class Trainer {
         self.classes = classes
     }
 
+    /// The input channels of the examples' images: `ModelInput.side` wide, one plane of
+    /// `ModelInput.side` rows per channel (`Rasterizer` stacks a multi-channel framing's planes);
+    /// every image the same size.
+    static func inputChannels(of examples: [LabeledExamples]) throws -> Int {
+        let side = ModelInput.side
+        guard let first = examples.lazy.flatMap(\.images).first else { return 1 }
+        for image in examples.lazy.flatMap(\.images)
+        where image.width != side || image.height != first.height || image.height % side != 0 {
+            throw TrainingError.invalidConfiguration(
+                "every image must be \(side) wide and \(side) tall per channel, all the same size: found "
+                + "\(first.width)x\(first.height) and \(image.width)x\(image.height)")
+        }
+        return first.height / side
+    }
+
     /// Trains on `train`, validating on `validation` after every epoch: from scratch, or
     /// from `checkpoint` (written by an interrupted run of the same data and configuration),
     /// ending with bitwise the weights an uninterrupted run gives. With `checkpointing`, the
@@ -83,8 +98,9 @@ public final class Trainer {
         guard train.count > 0 else { throw TrainingError.emptyTrainingSet }
         let config = configuration
         let workerCount = min(config.workers, config.batchSize)
+        let channels = try Self.inputChannels(of: [train] + (validation.map { [$0] } ?? []))
         let replicas = try (0..<workerCount).map { _ in
-            try Network(architecture: config.architecture, classCount: classes.count)
+            try Network(architecture: config.architecture, classCount: classes.count, inputChannels: channels)
         }
         let master = replicas[0]
         master.initializeParameters(seed: config.seed)
@@ -336,7 +352,7 @@ private final class WorkerState: @unchecked Sendable {
         }
         labels.removeAll(keepingCapacity: true)
         for index in indices { labels.append(examples.labels[index]) }
-        let imageSize = ModelInput.side * ModelInput.side
+        let imageSize = network.inputChannels * ModelInput.side * ModelInput.side
         network.forward(batch: indices.count, training: true) { buffer in
             for (offset, index) in indices.enumerated() {
                 var image = examples.images[index]
@@ -344,7 +360,7 @@ private final class WorkerState: @unchecked Sendable {
                     // One stream per (epoch, image): independent of batch order and worker count.
                     var imageStream = SeededGenerator.stream(seed: seed, UInt64(epoch) << 32 | UInt64(index))
                     let imageSeed = imageStream.next()
-                    image = augmentation.augment(image, seed: imageSeed)
+                    image = augmentation.augmentPlanes(image, seed: imageSeed)
                 }
                 ModelInput.fill(image, into: buffer + offset * imageSize)
             }

@@ -172,6 +172,8 @@ public struct TrainingRecipe: Sendable {
         if negatives > 0 { extra[ModelMetadata.Key.syntheticNegatives] = String(negatives) }
         return ModelMetadata(
             classes: classes, architecture: configuration.architecture.description,
+            input: .init(width: result.network.inputWidth, height: result.network.inputHeight,
+                         channels: result.network.inputChannels),
             training: .init(datasetSHA256: data.fingerprint, seed: configuration.seed, epochs: result.history.count,
                             validationAccuracy: result.validationAccuracy, created: created),
             extra: extra)

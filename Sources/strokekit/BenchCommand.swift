@@ -78,7 +78,7 @@ struct BenchCommand: ParsableCommand {
             return
         }
         let classifier = try benchmarkClassifier()
-        let images = try benchmarkImages()
+        let images = try benchmarkImages(channels: benchmarkNetwork().0.inputChannels)
         let check = try checkFastPath(classifier: classifier, images: images)
         let inference = try measureInferenceLatency(classifier: classifier, image: images[0])
         let batch = try measureBatchThroughput(classifier: classifier, images: images)
@@ -219,25 +219,26 @@ struct BenchCommand: ParsableCommand {
         return ShapeClassifier(model: TrainedModel(network: network, metadata: metadata))
     }
 
-    /// The `--inputs` images, or 256 seeded blobs of random ink.
-    func benchmarkImages() throws -> [GrayImage] {
-        let side = ModelInput.side, size = side * side
+    /// The `--inputs` images, or 256 seeded blobs of random ink; with several input
+    /// `channels`, each image is that many planes stacked top to bottom (as `Rasterizer` draws them).
+    func benchmarkImages(channels: Int = 1) throws -> [GrayImage] {
+        let side = ModelInput.side, height = side * channels, size = side * height
         guard let inputs else {
             var generator = SeededGenerator(seed: 3)
             return (0..<256).map { _ in
-                GrayImage(width: side, height: side, pixels: (0..<size).map { _ in generator.nextUnit() < 0.15 ? 255 : 0 })
+                GrayImage(width: side, height: height, pixels: (0..<size).map { _ in generator.nextUnit() < 0.15 ? 255 : 0 })
             }
         }
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: inputs)))
         guard !bytes.isEmpty, bytes.count % size == 0 else {
-            throw CLIError("\(inputs): expected a whole number of \(side)x\(side) 8-bit images (\(size) bytes each), got \(bytes.count) bytes")
+            throw CLIError("\(inputs): expected a whole number of \(side)x\(height) 8-bit images (\(size) bytes each), got \(bytes.count) bytes")
         }
-        return (0..<(bytes.count / size)).map { GrayImage(width: side, height: side, pixels: Array(bytes[($0 * size)..<(($0 + 1) * size)])) }
+        return (0..<(bytes.count / size)).map { GrayImage(width: side, height: height, pixels: Array(bytes[($0 * size)..<(($0 + 1) * size)])) }
     }
 
     /// The benchmark inputs as the network sees them, NCHW floats (through `ModelInput`).
     func inputFloats(_ images: [GrayImage]) -> [Float] {
-        let size = ModelInput.side * ModelInput.side
+        let size = images.first?.pixels.count ?? 0
         var floats = [Float](repeating: 0, count: images.count * size)
         floats.withUnsafeMutableBufferPointer { buffer in
             for (index, image) in images.enumerated() { ModelInput.fill(image, into: buffer.baseAddress! + index * size) }
@@ -252,15 +253,15 @@ struct BenchCommand: ParsableCommand {
     func checkFastPath(classifier: ShapeClassifier, images: [GrayImage]) throws -> Float {
         let (network, _) = try benchmarkNetwork()
         let floats = inputFloats(images)
-        let side = ModelInput.side
-        let reference = network.forward(Tensor(shape: [images.count, 1, side, side], values: floats), training: false)
+        let side = ModelInput.side, channels = network.inputChannels
+        let reference = network.forward(Tensor(shape: [images.count, channels, side, side], values: floats), training: false)
         let engine = InferenceEngine(network: network)
         var largest: Float = 0
         floats.withUnsafeBufferPointer { engine.forward(batch: images.count, images: $0.baseAddress!) }
         engine.withLogits { fast in largest = zip(fast, reference.values).map { abs($0 - $1) }.max() ?? 0 }
         let classCount = network.classCount
         for index in images.indices {
-            floats.withUnsafeBufferPointer { engine.forward(batch: 1, images: $0.baseAddress! + index * side * side) }
+            floats.withUnsafeBufferPointer { engine.forward(batch: 1, images: $0.baseAddress! + index * channels * side * side) }
             engine.withLogits { fast in
                 for k in 0..<classCount { largest = max(largest, abs(fast[k] - reference.values[index * classCount + k])) }
             }
@@ -285,7 +286,7 @@ struct BenchCommand: ParsableCommand {
     func measureBatchThroughput(classifier: ShapeClassifier, images: [GrayImage]) throws -> (oneThread: BatchRate, allCores: BatchRate) {
         let (network, _) = try benchmarkNetwork()
         let floats = inputFloats(images)
-        let count = images.count, size = ModelInput.side * ModelInput.side
+        let count = images.count, size = network.inputChannels * ModelInput.side * ModelInput.side
         let threads = ProcessInfo.processInfo.activeProcessorCount
         let engines = (0..<threads).map { _ in InferenceEngine(network: network, imagesPerChunk: chunkSize) }
         func rate(threads: Int) -> BatchRate {

@@ -97,7 +97,7 @@ import TestSupport
         cache.finishReading()
         #expect(cache.count == 1)
         var other = tuned
-        other.shapes.tipReach += 0.1
+        other.shapes.tipNearFarthest -= 0.1
         cache.startReading(with: other)
         #expect(cache.count == 0)
         #expect(MeasuresCache.Key(points: line) != MeasuresCache.Key(points: negativeZero))

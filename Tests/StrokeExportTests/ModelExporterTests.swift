@@ -2,6 +2,7 @@ import Foundation
 import StrokeSupport
 import StrokeKit
 import StrokeModelFile
+import StrokeNN
 import Testing
 
 @testable import StrokeExport
@@ -41,6 +42,20 @@ import Testing
                 return
             }
             #expect(source == url.path)
+        }
+    }
+
+    @Test func aModelOfTwoInputChannelsIsRefusedNamingTheFile() throws {
+        let network = try Network(architecture: .default, classCount: 3, inputChannels: 2)
+        network.initializeParameters(seed: 4)
+        let model = TrainedModel(network: network, metadata: TrainedModel.metadata(
+            for: network, classes: ["a", "b", "c"],
+            extra: [ModelMetadata.Key.inputFraming: "reference-height:18+aspect-fit"]))
+        let exporter = try ModelExporter(model: model, source: "two-channels.safetensors")
+        for format in [ExportFormat.onnx, .coreml] {
+            let error = #expect(throws: ExportError.self) { try exporter.encoded(as: format) }
+            #expect(error == .unsupportedInputChannels(source: "two-channels.safetensors", channels: 2))
+            #expect(error?.description.contains("two-channels.safetensors") == true)
         }
     }
 

@@ -74,12 +74,16 @@ private func inkedRows(_ image: GrayImage) -> ClosedRange<Int>? {
     }
 
     @Test func framingNamesRoundTripAndBadOnesAreRefused() {
-        for framing in [InputFraming.aspectFit, .referenceHeight(pixels: 18), .referenceHeight(pixels: 12.5)] {
+        for framing in [InputFraming.aspectFit, .referenceHeight(pixels: 18), .referenceHeight(pixels: 12.5),
+                        .referenceHeightAndShape(pixels: 18), .referenceHeightAndShape(pixels: 12.5)] {
             #expect(InputFraming(framing.description) == framing)
         }
         #expect(InputFraming.characterDefault.description == "reference-height:18")
+        #expect(InputFraming.referenceHeightAndShape(pixels: 18).description == "reference-height:18+aspect-fit")
         for bad in ["", "aspect", "reference-height:", "reference-height:0", "reference-height:-3",
-                    "reference-height:nan", "reference-height:1e9", "reference-height:18px"] {
+                    "reference-height:nan", "reference-height:1e9", "reference-height:18px",
+                    "+aspect-fit", "aspect-fit+aspect-fit", "reference-height:0+aspect-fit",
+                    "reference-height:18+aspect-fit+aspect-fit", "reference-height:18+shape"] {
             #expect(InputFraming(bad) == nil, "'\(bad)' was accepted")
         }
     }
@@ -123,5 +127,41 @@ private func inkedRows(_ image: GrayImage) -> ClosedRange<Int>? {
         let smallAlone = try #require(inkedRows(rasterizer.rasterize(bar(height: 6))))
         let tallAlone = try #require(inkedRows(rasterizer.rasterize(bar(height: 10))))
         #expect(smallAlone.count == tallAlone.count)
+    }
+
+    // MARK: - Two channels: the framed drawing and its shape
+
+    /// The planes of a multi-channel image, each `side` x `side`.
+    private func planes(_ image: GrayImage) -> [GrayImage] {
+        let side = image.width, plane = side * side
+        return stride(from: 0, to: image.pixels.count, by: plane).map {
+            GrayImage(width: side, height: side, pixels: Array(image.pixels[$0..<($0 + plane)]))
+        }
+    }
+
+    @Test func twoChannelsAreTheFramedDrawingAboveItsAspectFitShape() throws {
+        let twoChannels = InputFraming.referenceHeightAndShape(pixels: 18)
+        #expect(twoChannels.channels == 2)
+        #expect(twoChannels.channelFramings == [framed, .aspectFit])
+        #expect(framed.channels == 1 && InputFraming.aspectFit.channels == 1)
+        // A comma-like hook, small in a tall frame: channel 0 keeps it small, channel 1 blows it up.
+        let comma = [Stroke([(0, 0), (0.4, 0.1), (0.5, 0.8), (0.1, 1.6)])]
+        for frame in [CharacterFrame(height: 10), CharacterFrame(height: 3), nil] {
+            let image = rasterizer.rasterize(comma, framing: twoChannels, frame: frame)
+            #expect(image.width == 28 && image.height == 56)
+            let channel = planes(image)
+            // Each channel against the plain one-channel rasterizer of its framing.
+            #expect(channel[0] == rasterizer.rasterize(comma, framing: framed, frame: frame), "frame \(String(describing: frame))")
+            #expect(channel[1] == rasterizer.rasterize(comma), "frame \(String(describing: frame))")
+            // The allocation-free path draws the same bytes.
+            var buffer = [UInt8](repeating: 7, count: 2 * 28 * 28)
+            buffer.withUnsafeMutableBufferPointer { rasterizer.rasterize(comma, framing: twoChannels, frame: frame, into: $0) }
+            #expect(buffer == image.pixels)
+        }
+        let small = try #require(inkedRows(planes(rasterizer.rasterize(comma, framing: twoChannels, frame: CharacterFrame(height: 10)))[0]))
+        let shape = try #require(inkedRows(planes(rasterizer.rasterize(comma, framing: twoChannels, frame: CharacterFrame(height: 10)))[1]))
+        #expect(small.count * 3 < shape.count, "framed \(small.count) rows, shape \(shape.count) rows")
+        // No ink: both planes black.
+        #expect(rasterizer.rasterize([], framing: twoChannels, frame: CharacterFrame(height: 10)) == GrayImage(width: 28, height: 56))
     }
 }

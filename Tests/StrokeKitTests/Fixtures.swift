@@ -12,8 +12,9 @@ enum Fixtures {
 
     /// The default architecture with He-initialised weights (and, since He init zeroes biases,
     /// small non-zero biases so that the bias tensors are exercised too).
-    static func model(classes: [String] = classes, seed: UInt64 = 7, extra: [String: String] = [:]) -> TrainedModel {
-        let network = try! Network(architecture: .default, classCount: classes.count)
+    static func model(classes: [String] = classes, seed: UInt64 = 7, extra: [String: String] = [:],
+                      inputChannels: Int = 1) -> TrainedModel {
+        let network = try! Network(architecture: .default, classCount: classes.count, inputChannels: inputChannels)
         network.initializeParameters(seed: seed)
         var generator = SeededGenerator(seed: seed &+ 1)
         for parameter in network.parameters where parameter.value.shape.count == 1 {
