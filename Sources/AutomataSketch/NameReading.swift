@@ -233,7 +233,7 @@ enum NameReading {
         // Each round the name whose best fitting reading is the likeliest takes it.
         // Each name's ranked readings and the sum of their probabilities relative to the best.
         func withTotal(_ candidates: [Candidate]) -> (candidates: [Candidate], total: Double) {
-            (candidates, candidates.reduce(0) { $0 + exp($1.score - candidates[0].score) })
+            (candidates, relativeTotal(candidates))
         }
         let firstTotals = first.map { $0.isEmpty ? 0 : withTotal($0).total }
         var fullerTotals: [Int: Double] = [:]
@@ -332,13 +332,19 @@ enum NameReading {
         return learnt
     }
 
+    /// The sum of ranked readings' probabilities relative to the best (the first): a reading's
+    /// share of them is its confidence.
+    static func relativeTotal(_ ranked: [Candidate]) -> Double {
+        ranked.reduce(0) { $0 + exp($1.score - ranked[0].score) }
+    }
+
     /// The names of one diagram read, each given as its segmentations (`CharacterReading.segmentations`).
     static func read(_ names: [[[Character]]]) -> [CharacterReading.Reading] {
         var context = Context.uninformed
         for _ in 0..<2 { context = learn(names, context: context) }
         return distinct(names, ranked: names.map { ranked($0, context: context) }, context: context).map { candidates, chosen in
             guard let top = candidates.first else { return CharacterReading.Reading(text: "", symbols: [], confidence: 0, alternatives: []) }
-            let total = candidates.reduce(0) { $0 + exp($1.score - top.score) }
+            let total = relativeTotal(candidates)
             let read = candidates[chosen]
             var alternatives: [LabelAlternative] = [], seen: Set<String> = [read.text]
             for candidate in candidates where alternatives.count < 3 && seen.insert(candidate.text).inserted {

@@ -174,13 +174,13 @@ public final class ShapeClassifier: StrokeClassifying, @unchecked Sendable {
     private func checkSize(of image: GrayImage, index: Int?) throws {
         // A model of several channels takes their planes stacked top to bottom (`Rasterizer`).
         let channels = prototype.inputChannels
-        guard channels == 1 || (image.width == ModelInput.side && image.height == ModelInput.side * channels) else {
+        guard image.width == ModelInput.side && image.height == ModelInput.side * channels else {
+            if channels == 1 {
+                throw ClassifierError.imageSizeMismatch(
+                    index: index, width: image.width, height: image.height, expectedSide: ModelInput.side)
+            }
             throw ClassifierError.stackedImageSizeMismatch(
                 index: index, width: image.width, height: image.height, side: ModelInput.side, channels: channels)
-        }
-        guard image.width == ModelInput.side && image.height == ModelInput.side * channels else {
-            throw ClassifierError.imageSizeMismatch(
-                index: index, width: image.width, height: image.height, expectedSide: ModelInput.side)
         }
     }
 
