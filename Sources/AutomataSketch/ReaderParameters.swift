@@ -127,6 +127,10 @@ struct ShapeParameters: Codable, Hashable, Sendable {
 /// The states stage (`StateFinder`): circles drawn in one stroke or in goes, final states,
 /// shaky circles, round self-loops on a rim, and R.
 struct StateParameters: Codable, Hashable, Sendable {
+    /// [× second largest circle] Only circles at least this share of the second largest one
+    /// measure R, the one scale of a reading (the states' circles, not a `0` or an `o` written
+    /// in a label, nor one huge circle drawn round a state).
+    var scaleShare = 0.5
     /// [strokes] How long a writer stays at one symbol: a circle may be drawn in up to this
     /// many strokes one after another (low-vision writers draw some in three or four), and a
     /// small stroke at the other end of a shaft with a head joins it when drawn at most this

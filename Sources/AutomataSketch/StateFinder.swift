@@ -94,7 +94,7 @@ enum StateFinder {
             !roundStrokes.contains { $0.meanRadius < circle.meanRadius && concentric([$0, circle]) }
         }.map(\.meanRadius).sorted()
         let reference = innerRadii.count > 1 ? innerRadii[innerRadii.count - 2] : innerRadii.last ?? 0
-        let scale = Geometry.typicalRadius(innerRadii.filter { $0 >= parameters.text.scaleShare * reference })
+        let scale = Geometry.typicalRadius(innerRadii.filter { $0 >= parameters.states.scaleShare * reference })
 
         // Final states drawn apart in time: single closed round strokes about one centre.
         var statePiece = Array(pieces.indices)

@@ -4,10 +4,6 @@ import Foundation
 /// `CharacterReading`); units as in `ReaderParameters`. Chosen on the tuning half of
 /// `fa-diagrams`' whole ink (`ink/`), never on the check half.
 struct TextParameters: Codable, Hashable, Sendable {
-    /// [× largest circle] Circles at least this share of the largest one measure R, in the
-    /// states stage and the text stage alike (the states' circles, not a `0` or an `o` written
-    /// in a label).
-    var scaleShare = 0.5
     /// [R] A round drawing at least this big is a state's circle, never text.
     var stateMinimumRadius = 0.6
     /// [R] A drawing at least this big across (the larger side of its box) is a shape.
@@ -82,25 +78,18 @@ struct TextParameters: Codable, Hashable, Sendable {
 /// The text stage of the whole-sketch reading: which strokes are handwriting, decided in
 /// context once the states are known (never a state's circle, an arrow or a loop).
 enum TextFinder {
-    /// The states' circles as the text stage sees them, and its scale R.
+    /// The states' circles as the text stage sees them, and the sketch's scale R (the states
+    /// stage's, `StateSet.scale`: the one R of a reading).
     struct Circles {
         var circles: [(center: SketchPoint, radius: Double, piece: Int, state: Int)]
         var scale: Double?
     }
 
-    /// The circles of the states: round drawings of at least `stateMinimumRadius` R, where R
-    /// is measured on circles of at least `scaleShare` of the largest one.
+    /// The circles of the states: round drawings of at least `stateMinimumRadius` R that are
+    /// not self-loops drawn round.
     static func stateCircles(_ states: StateSet, parameters: TextParameters) -> Circles {
         let round = states.circles.filter { !states.isLoopRound[$0.piece] }
-        guard let largest = round.map(\.radius).max(), largest > 0 else { return Circles(circles: [], scale: nil) }
-        // A final state's outer circle left out, and the lower median taken: a diagram of a few
-        // states, one of them drawn big, keeps the scale of the others.
-        let inner = round.filter { circle in
-            !round.contains { $0.radius < circle.radius && Geometry.areConcentric([($0.center, $0.radius), (circle.center, circle.radius)]) }
-        }.map(\.radius)
-        let largestInner = inner.max() ?? largest
-        let candidates = inner.filter { $0 >= parameters.scaleShare * largestInner }.sorted()
-        let scale = candidates.isEmpty ? largest : candidates[(candidates.count - 1) / 2]
+        guard !round.isEmpty, let scale = states.scale, scale > 0 else { return Circles(circles: [], scale: nil) }
         // A round letter written inside a state (a `0`, an `o`) is no state.
         var circles = round.filter { circle in
             circle.radius >= parameters.stateMinimumRadius * scale && !round.contains { other in
