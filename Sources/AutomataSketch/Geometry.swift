@@ -190,8 +190,14 @@ extension Geometry {
     static func arrowTip(shaft: [SketchPoint], heads: [SketchPoint]) -> SketchPoint {
         guard let start = shaft.first else { return heads.first ?? .zero }
         guard !heads.isEmpty, shaft.count > 1 else { return shaft.max { distance($0, start) < distance($1, start) }! }
+        return tip(ofLastPart: shaft[portion(shaft, lastPart)], heads: heads)
+    }
+
+    /// `arrowTip` of a shaft whose last part (`lastPart` of its path, not empty) is given, for
+    /// a head drawn apart: the point of that part nearest to the head's centre.
+    static func tip(ofLastPart part: ArraySlice<SketchPoint>, heads: [SketchPoint]) -> SketchPoint {
         let head = centroid(heads)
-        return shaft[portion(shaft, lastPart)].min { distance($0, head) < distance($1, head) }!
+        return part.min { distance($0, head) < distance($1, head) }!
     }
 
     /// Where the shaft of a one-stroke arrow ends and its head begins (the shape measures split
