@@ -210,10 +210,16 @@ extension Geometry {
         return distances.firstIndex { $0 >= tuned.shapes.tipNearFarthest * farthest }!
     }
 
-    /// The median of the radii (the sketch's scale R), nil for none.
+    /// The sketch's scale R from the radii of its states' circles (a final state's inner one):
+    /// the median of those at least `scaleShare` of the second largest (a `0` or an `o` written
+    /// in a label is round too, and one huge circle drawn round a state is no measure); nil for
+    /// none. The one definition of R, for the reader (`StateSet.scale`) and a sketch's states.
     static func typicalRadius(_ radii: [Double]) -> Double? {
         let sorted = radii.sorted()
-        return sorted.isEmpty ? nil : sorted[sorted.count / 2]
+        guard !sorted.isEmpty else { return nil }
+        let reference = sorted.count > 1 ? sorted[sorted.count - 2] : sorted[0]
+        let measured = sorted.filter { $0 >= tuned.states.scaleShare * reference }
+        return measured[measured.count / 2]
     }
 }
 

@@ -86,15 +86,12 @@ enum StateFinder {
             + pieces.filter { $0.count > 1 && formsOneCircle($0.map { measures[$0].points }) }.map { piece in
                 DrawingMeasures(strokes: piece.map { measures[$0].points })
             }
-        // Round letters (a `0`, an `o`) and small loops are round too: only circles of at least
-        // `scaleShare` of the second largest one measure R, so a diagram of few states with
-        // many zeros written beside its arrows keeps the states' R (and one huge circle drawn
-        // round a state does not set it).
+        // R from the inner circles (`Geometry.typicalRadius`: round letters and one huge
+        // circle left out).
         let innerRadii = roundStrokes.filter { circle in
             !roundStrokes.contains { $0.meanRadius < circle.meanRadius && concentric([$0, circle]) }
-        }.map(\.meanRadius).sorted()
-        let reference = innerRadii.count > 1 ? innerRadii[innerRadii.count - 2] : innerRadii.last ?? 0
-        let scale = Geometry.typicalRadius(innerRadii.filter { $0 >= parameters.states.scaleShare * reference })
+        }.map(\.meanRadius)
+        let scale = Geometry.typicalRadius(innerRadii)
 
         // Final states drawn apart in time: single closed round strokes about one centre.
         var statePiece = Array(pieces.indices)
