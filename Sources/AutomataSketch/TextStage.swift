@@ -195,16 +195,30 @@ enum TextFinder {
         // it (or touching its end). Heads do not carry heads: text written on after an arrow's
         // start ("Start") stays text.
         let connectors = pieces.indices.filter { kind[$0] == .shape && !statePieces.contains($0) }
+        // The connector ends (0 its start, 1 its last point) `strokes` lie at, within `reach`.
+        func ends(of connector: Int, touchedBy strokes: [Int], within reach: Double) -> [Int] {
+            [0, 1].filter { end in
+                pieces[connector].contains { shaft in
+                    let point = end == 0 ? measures[shaft].start : measures[shaft].last
+                    return strokes.contains { stroke in measures[stroke].points.contains { Geometry.distance($0, point) < reach } }
+                }
+            }
+        }
+        // An arrow has one head: the end a drawing made right after it lies at, when one does.
+        let headEnd = Dictionary(uniqueKeysWithValues: connectors.compactMap { connector -> (Int, Int)? in
+            guard let next = pieces.firstIndex(where: { $0[0] == pieces[connector].last! + 1 }), next != connector,
+                let end = ends(of: connector, touchedBy: pieces[next], within: parameters.connectorEndReach * scale).first
+            else { return nil }
+            return (connector, end)
+        })
         for piece in pieces.indices where kind[piece] == nil || atRim.contains(piece) {
             let strokes = pieces[piece]
             let isHead = connectors.contains { connector in
                 let apart = abs(pieces[connector][0] - strokes[0])
-                let reach = (Double(apart) <= parameters.headTimeReach ? parameters.connectorEndReach : parameters.touchingEndReach) * scale
-                return pieces[connector].contains { shaft in
-                    [measures[shaft].start, measures[shaft].last].contains { end in
-                        strokes.contains { stroke in measures[stroke].points.contains { Geometry.distance($0, end) < reach } }
-                    }
-                }
+                let near = Double(apart) <= parameters.headTimeReach
+                    ? ends(of: connector, touchedBy: strokes, within: parameters.connectorEndReach * scale).filter { end in headEnd[connector].map { $0 == end } ?? true }
+                    : []
+                return !near.isEmpty || !ends(of: connector, touchedBy: strokes, within: parameters.touchingEndReach * scale).isEmpty
             }
             if isHead { kind[piece] = .shape }
         }
