@@ -211,11 +211,21 @@ enum TextFinder {
             else { return nil }
             return (connector, end)
         })
+        // A head that its own ends made a connector (at a rim) carries only a second barb drawn
+        // right after it, not a label written beside it before or later.
+        let pathLength = { (piece: Int) in pieces[piece].map { measures[$0].pathLength }.reduce(0, +) }
+        let isHeadItself = Set(connectors.filter { piece in
+            connectors.contains { other in
+                other != piece && pathLength(other) > pathLength(piece)
+                    && Double(abs(pieces[other][0] - pieces[piece][0])) <= parameters.headTimeReach
+                    && !ends(of: other, touchedBy: pieces[piece], within: parameters.connectorEndReach * scale).isEmpty
+            }
+        })
         for piece in pieces.indices where kind[piece] == nil || atRim.contains(piece) {
             let strokes = pieces[piece]
             let isHead = connectors.contains { connector in
                 let apart = abs(pieces[connector][0] - strokes[0])
-                let near = Double(apart) <= parameters.headTimeReach
+                let near = (isHeadItself.contains(connector) ? strokes[0] == pieces[connector].last! + 1 : Double(apart) <= parameters.headTimeReach)
                     ? ends(of: connector, touchedBy: strokes, within: parameters.connectorEndReach * scale).filter { end in headEnd[connector].map { $0 == end } ?? true }
                     : []
                 return !near.isEmpty || !ends(of: connector, touchedBy: strokes, within: parameters.touchingEndReach * scale).isEmpty
