@@ -78,7 +78,7 @@ extension Sketch {
         }
         let strokes = strokes.filter { !$0.isEmpty }
         guard !strokes.isEmpty else { return (nil, .noPoints) }
-        let drawing = DrawingMeasures(Array(strokes.joined()))
+        let drawing = DrawingMeasures(strokes: strokes)
 
         if strokes.count > 1, isDoubleCircle(strokes) { return reading(.circle, .concentricCircles) }
         // A circle drawn in goes, as one drawing (see `StateFinder.formsOneCircle`; a dot

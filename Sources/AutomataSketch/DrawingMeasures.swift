@@ -22,7 +22,7 @@ struct DrawingMeasures {
     /// Path length from the start to the tip (the shaft), and after the tip (the head),
     /// measured as `pathLength` is.
     let shaftLength: Double, headLength: Double
-    /// Centre (mean point) and mean radius of the drawing.
+    /// Centre (mean point) and mean radius of the drawing, by path length (`evenlySpaced`).
     let centroid: SketchPoint, meanRadius: Double
     /// Standard deviation of the points' distances from the centre, relative to `meanRadius`
     /// (about 0.05 for a drawn circle, 0.1–0.2 for an ellipse; more for anything else).
@@ -40,15 +40,37 @@ struct DrawingMeasures {
     /// The measures of `points`: the ones the reading in progress already took of the same
     /// points when a `MeasuresCache` is bound (`MeasuresCache.current`), measured otherwise.
     init(_ points: [SketchPoint]) {
+        self.init(points, breaks: [])
+    }
+
+    /// The measures of one drawing made of several strokes, joined in drawing order: its round
+    /// measures weigh each stroke's ink by its length, never the pen's jumps between strokes.
+    init(strokes: [[SketchPoint]]) {
+        let strokes = strokes.filter { !$0.isEmpty }
+        self.init(Array(strokes.joined()), breaks: Self.breaks(strokes))
+    }
+
+    private init(_ points: [SketchPoint], breaks: [Int]) {
         if let cache = MeasuresCache.current {
-            self = cache.measures(of: points)
+            self = cache.measures(of: points, breaks: breaks)
         } else {
-            self.init(measuring: points)
+            self.init(measuring: points, breaks: breaks)
         }
     }
 
-    /// The measures of `points`, measured now.
-    init(measuring points: [SketchPoint]) {
+    /// Where each stroke after the first starts among the joined points of `strokes`.
+    static func breaks(_ strokes: [[SketchPoint]]) -> [Int] {
+        var starts: [Int] = []
+        var count = 0
+        for stroke in strokes.dropLast() {
+            count += stroke.count
+            starts.append(count)
+        }
+        return starts
+    }
+
+    /// The measures of `points`, measured now; `breaks` are where a new stroke starts among them.
+    init(measuring points: [SketchPoint], breaks: [Int] = []) {
         precondition(!points.isEmpty, "measuring an empty drawing")
         self.points = points
         let shapes = tuned.shapes
@@ -60,7 +82,8 @@ struct DrawingMeasures {
         tip = Geometry.arrowTip(shaft: points, heads: [])
         let tipIndex = shaftEndIndex
         chord = Geometry.distance(first, points[tipIndex])
-        let (center, radius, spread) = Self.roundness(points)
+        let even = Self.evenlySpaced(points, breaks: breaks)
+        let (center, radius, spread) = Self.pointRoundness(even)
         centroid = center
         meanRadius = radius
         radialSpread = spread
@@ -76,12 +99,42 @@ struct DrawingMeasures {
         headLength = length(points[tipIndex...])
         pathLength = length(points[...])
         extent = Geometry.extent(points)
-        (ovalSpread, aspect) = Self.oval(points, centroid: center)
+        (ovalSpread, aspect) = Self.oval(even, centroid: center)
     }
 
     /// `centroid`, `meanRadius` and `radialSpread` of `points` (not empty) alone, without the
-    /// other measures.
+    /// other measures; by path length (see `evenlySpaced`).
     static func roundness(_ points: [SketchPoint]) -> (centroid: SketchPoint, meanRadius: Double, radialSpread: Double) {
+        pointRoundness(evenlySpaced(points, breaks: []))
+    }
+
+    /// `roundness` of one drawing made of several strokes (not all empty), each stroke's ink
+    /// weighed by its length, the jumps between strokes not at all.
+    static func roundness(strokes: [[SketchPoint]]) -> (centroid: SketchPoint, meanRadius: Double, radialSpread: Double) {
+        let strokes = strokes.filter { !$0.isEmpty }
+        guard !strokes.isEmpty else { return pointRoundness([.zero]) }
+        return pointRoundness(evenlySpaced(Array(strokes.joined()), breaks: breaks(strokes)))
+    }
+
+    /// The points resampled evenly along their path, every `pathStep` of the radius the points
+    /// as given have: the round measures (centre, radius, spreads, the oval) weigh each stretch
+    /// of ink by its length, not by how many points the pen left there (a pen slowing down at a
+    /// stroke's start or in a hook bunches its points and would pull the centre there).
+    /// Each stroke (the points between `breaks`) is resampled on its own, with one step for
+    /// all: the pen's jump from one stroke to the next is no ink.
+    static func evenlySpaced(_ points: [SketchPoint], breaks: [Int]) -> [SketchPoint] {
+        let center = Geometry.centroid(points)
+        let radius = Geometry.meanDistance(points, from: center)
+        guard radius > 0 else { return points }
+        let step = tuned.shapes.pathStep * radius
+        let bounds = [0] + breaks + [points.count]
+        return zip(bounds, bounds.dropFirst()).flatMap { start, end in
+            start < end ? Geometry.resampled(Array(points[start..<end]), step: step) : []
+        }
+    }
+
+    /// `centroid`, `meanRadius` and `radialSpread` of the points as given, each point weighing one.
+    private static func pointRoundness(_ points: [SketchPoint]) -> (centroid: SketchPoint, meanRadius: Double, radialSpread: Double) {
         let center = Geometry.centroid(points)
         let radius = Geometry.meanDistance(points, from: center)
         let variance = points.reduce(0.0) {
@@ -187,9 +240,11 @@ final class MeasuresCache: @unchecked Sendable {
     /// points spread over them (hashing every point cost more than a collision's comparison).
     struct Key: Hashable {
         let points: [SketchPoint]
+        /// Where each stroke after the first starts (a drawing of several strokes).
+        var breaks: [Int] = []
 
         static func == (a: Key, b: Key) -> Bool {
-            a.points.count == b.points.count && a.points.withUnsafeBytes { first in
+            a.breaks == b.breaks && a.points.count == b.points.count && a.points.withUnsafeBytes { first in
                 b.points.withUnsafeBytes { second in
                     first.isEmpty || memcmp(first.baseAddress!, second.baseAddress!, first.count) == 0
                 }
@@ -231,8 +286,8 @@ final class MeasuresCache: @unchecked Sendable {
         }
     }
 
-    func measures(of points: [SketchPoint]) -> DrawingMeasures {
-        let points = Key(points: points)
+    func measures(of points: [SketchPoint], breaks: [Int] = []) -> DrawingMeasures {
+        let points = Key(points: points, breaks: breaks)
         let known = lock.withLock { () -> DrawingMeasures? in
             if let known = used[points] { return known }
             guard let known = before[points] else { return nil }
@@ -241,7 +296,7 @@ final class MeasuresCache: @unchecked Sendable {
         }
         if let known { return known }
         // Measured outside the lock; another reading may store the same measures meanwhile.
-        let measured = DrawingMeasures(measuring: points.points)
+        let measured = DrawingMeasures(measuring: points.points, breaks: points.breaks)
         lock.withLock { used[points] = measured }
         return measured
     }

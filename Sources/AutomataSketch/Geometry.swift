@@ -190,8 +190,14 @@ extension Geometry {
     static func arrowTip(shaft: [SketchPoint], heads: [SketchPoint]) -> SketchPoint {
         guard let start = shaft.first else { return heads.first ?? .zero }
         guard !heads.isEmpty, shaft.count > 1 else { return shaft.max { distance($0, start) < distance($1, start) }! }
+        return tip(ofLastPart: shaft[portion(shaft, lastPart)], heads: heads)
+    }
+
+    /// `arrowTip` of a shaft whose last part (`lastPart` of its path, not empty) is given, for
+    /// a head drawn apart: the point of that part nearest to the head's centre.
+    static func tip(ofLastPart part: ArraySlice<SketchPoint>, heads: [SketchPoint]) -> SketchPoint {
         let head = centroid(heads)
-        return shaft[portion(shaft, lastPart)].min { distance($0, head) < distance($1, head) }!
+        return part.min { distance($0, head) < distance($1, head) }!
     }
 
     /// Where the shaft of a one-stroke arrow ends and its head begins (the shape measures split
@@ -204,10 +210,16 @@ extension Geometry {
         return distances.firstIndex { $0 >= tuned.shapes.tipNearFarthest * farthest }!
     }
 
-    /// The median of the radii (the sketch's scale R), nil for none.
+    /// The sketch's scale R from the radii of its states' circles (a final state's inner one):
+    /// the median of those at least `scaleShare` of the second largest (a `0` or an `o` written
+    /// in a label is round too, and one huge circle drawn round a state is no measure); nil for
+    /// none. The one definition of R, for the reader (`StateSet.scale`) and a sketch's states.
     static func typicalRadius(_ radii: [Double]) -> Double? {
         let sorted = radii.sorted()
-        return sorted.isEmpty ? nil : sorted[sorted.count / 2]
+        guard !sorted.isEmpty else { return nil }
+        let reference = sorted.count > 1 ? sorted[sorted.count - 2] : sorted[0]
+        let measured = sorted.filter { $0 >= tuned.states.scaleShare * reference }
+        return measured[measured.count / 2]
     }
 }
 

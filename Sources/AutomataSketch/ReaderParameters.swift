@@ -77,8 +77,9 @@ struct ShapeParameters: Codable, Hashable, Sendable {
     /// than the lower bound round a point does not go round it: a self-loop round its state's
     /// centre, an arc of a circle drawn in goes. One winding at least the upper bound is a
     /// double circle drawn in one go: a final state (its inner and outer halves of points give
-    /// the two radii).
-    var roundWinding = 0.8...1.4
+    /// the two radii). Measured round the centre by path length, an open arc of 0.8 turns (a
+    /// self-loop's, a `c`) winds about 0.81: the lower bound keeps it out.
+    var roundWinding = 0.85...1.4
     /// [× mean radius] …and its points' distances from the centre vary by at most this much
     /// (standard deviation; an ellipse with axes 1 : 0.7 gives about 0.12; a loop with a tail,
     /// 0.3 and more). A double circle drawn in one go has two rings, each allowed this: its
@@ -126,6 +127,10 @@ struct ShapeParameters: Codable, Hashable, Sendable {
 /// The states stage (`StateFinder`): circles drawn in one stroke or in goes, final states,
 /// shaky circles, round self-loops on a rim, and R.
 struct StateParameters: Codable, Hashable, Sendable {
+    /// [× second largest circle] Only circles at least this share of the second largest one
+    /// measure R, the one scale of a reading (the states' circles, not a `0` or an `o` written
+    /// in a label, nor one huge circle drawn round a state).
+    var scaleShare = 0.5
     /// [strokes] How long a writer stays at one symbol: a circle may be drawn in up to this
     /// many strokes one after another (low-vision writers draw some in three or four), and a
     /// small stroke at the other end of a shaft with a head joins it when drawn at most this

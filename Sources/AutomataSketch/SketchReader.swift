@@ -389,9 +389,7 @@ extension Sketch {
     /// A final state drawn as separate circles round one centre: the smallest circle is the
     /// state, the next one round it makes it final (however close their radii are).
     mutating func applyConcentricCircles(_ circles: [[SketchPoint]], name: String?, scale: Double? = nil) -> DrawingOutcome.Became {
-        let bySize = circles.sorted {
-            Geometry.meanDistance($0, from: Geometry.centroid($0)) < Geometry.meanDistance($1, from: Geometry.centroid($1))
-        }
+        let bySize = circles.sorted { DrawingMeasures.roundness($0).meanRadius < DrawingMeasures.roundness($1).meanRadius }
         let inner = apply([bySize[0]], as: .circle, name: name, scale: scale)
         guard case let .state(id, stateName, _, connected) = inner else { return inner }
         for outer in bySize.dropFirst() { _ = apply([outer], as: .circle, scale: scale) }

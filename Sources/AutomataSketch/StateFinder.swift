@@ -84,12 +84,14 @@ enum StateFinder {
         // measure R by the outer circle).
         let roundStrokes = pieces.indices.filter { isRound[$0] }.flatMap { pieces[$0] }.map { measures[$0] }
             + pieces.filter { $0.count > 1 && formsOneCircle($0.map { measures[$0].points }) }.map { piece in
-                DrawingMeasures(piece.flatMap { measures[$0].points })
+                DrawingMeasures(strokes: piece.map { measures[$0].points })
             }
-        let roundRadii = roundStrokes.filter { circle in
+        // R from the inner circles (`Geometry.typicalRadius`: round letters and one huge
+        // circle left out).
+        let innerRadii = roundStrokes.filter { circle in
             !roundStrokes.contains { $0.meanRadius < circle.meanRadius && concentric([$0, circle]) }
         }.map(\.meanRadius)
-        let scale = Geometry.typicalRadius(roundRadii)
+        let scale = Geometry.typicalRadius(innerRadii)
 
         // Final states drawn apart in time: single closed round strokes about one centre.
         var statePiece = Array(pieces.indices)
@@ -195,7 +197,7 @@ enum StateFinder {
                 guard isArc[next] else { return nil }
                 strokes.append(measures[pieces[next][0]].points)
                 if formsOneCircle(strokes) {
-                    let ring = DrawingMeasures(strokes.flatMap { $0 })
+                    let ring = DrawingMeasures(strokes: strokes)
                     return circles.contains { liesOnRim(of: $0, ring) } ? nil : next
                 }
             }
@@ -229,7 +231,7 @@ enum StateFinder {
     /// all the way round it (each of `circleSectors` sectors holds ink).
     static func formsOneCircle(_ strokes: [[SketchPoint]]) -> Bool {
         // The roundness alone: the other measures of the drawing are not needed here.
-        let measured = DrawingMeasures.roundness(strokes.flatMap { $0 }.nonEmptyOrOrigin)
+        let measured = DrawingMeasures.roundness(strokes: strokes)
         guard measured.radialSpread <= tuned.shapes.roundSpread else { return false }
         let sectors = max(1, tuned.states.circleSectors)
         var covered = [Bool](repeating: false, count: sectors)

@@ -42,8 +42,8 @@ extension Sketch {
         _ strokes: [[SketchPoint]], name: String?, symbols: [String], isEpsilon: Bool, scale: Double?
     ) -> DrawingOutcome.Became {
         let points = Array(strokes.joined())
-        let center = Geometry.centroid(points)
-        let radius = Geometry.meanDistance(points, from: center)
+        // Centre and radius by path length, as the states stage measured them.
+        let (center, radius, _) = DrawingMeasures.roundness(strokes: strokes)
         guard radius > 0 else { return .rejected(reason: .circleWithoutSize) }
 
         // A circle around an existing state's centre: that state becomes final.

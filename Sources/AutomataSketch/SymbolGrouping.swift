@@ -87,6 +87,13 @@ public enum SymbolGrouping {
         // the other.
         if let scale {
             var candidates: [(head: Int, shaft: Int, atStart: Bool, score: Double)] = []
+            // Each one-stroke piece's last part and, read backwards, its first part: where a
+            // head drawn apart puts its tip at either end.
+            let endParts = pieces.map { piece -> [ArraySlice<SketchPoint>] in
+                let points = measures[piece[0]].points
+                let reversed = Array(points.reversed())
+                return [points[Geometry.portion(points, Geometry.lastPart)], reversed[Geometry.portion(reversed, Geometry.lastPart)]]
+            }
             // A closed round stroke much smaller than the states can be a head drawn as a
             // closed triangle; concentric circles never are.
             let isSmallRound = pieces.indices.map { piece in
@@ -131,7 +138,10 @@ public enum SymbolGrouping {
                             || shaftMeasures.chord >= parameters.connectors.straightness * shaftMeasures.pathLength)
                     guard carriesHead || carriesHeadDrawnRightAfter else { continue }
                     let apart = rightAfter ? 0 : parameters.connectors.apartInTimePenalty
-                    for (end, atStart) in [(shaftMeasures.last, false), (shaftMeasures.start, true)] {
+                    for atStart in [false, true] {
+                        // The tip the arrow would have with this head (`Geometry.arrowTip`: its
+                        // shaft's end, unless the pen hooked on past the head).
+                        let end = Geometry.tip(ofLastPart: endParts[shaft][atStart ? 1 : 0], heads: headPoints)
                         let distance = headPoints.map { Geometry.distance($0, end) }.min()!
                         guard distance <= parameters.connectors.headMaxGap * scale else { continue }
                         // A bigger head (or one as long as an arrow) drawn right before its

@@ -4,9 +4,6 @@ import Foundation
 /// `CharacterReading`); units as in `ReaderParameters`. Chosen on the tuning half of
 /// `fa-diagrams`' whole ink (`ink/`), never on the check half.
 struct TextParameters: Codable, Hashable, Sendable {
-    /// [× largest circle] Circles at least this share of the largest one measure the text
-    /// stage's R (the states' circles, not a `0` or an `o` written in a label).
-    var scaleShare = 0.5
     /// [R] A round drawing at least this big is a state's circle, never text.
     var stateMinimumRadius = 0.6
     /// [R] A drawing at least this big across (the larger side of its box) is a shape.
@@ -81,25 +78,18 @@ struct TextParameters: Codable, Hashable, Sendable {
 /// The text stage of the whole-sketch reading: which strokes are handwriting, decided in
 /// context once the states are known (never a state's circle, an arrow or a loop).
 enum TextFinder {
-    /// The states' circles as the text stage sees them, and its scale R.
+    /// The states' circles as the text stage sees them, and the sketch's scale R (the states
+    /// stage's, `StateSet.scale`: the one R of a reading).
     struct Circles {
         var circles: [(center: SketchPoint, radius: Double, piece: Int, state: Int)]
         var scale: Double?
     }
 
-    /// The circles of the states: round drawings of at least `stateMinimumRadius` R, where R
-    /// is measured on circles of at least `scaleShare` of the largest one.
+    /// The circles of the states: round drawings of at least `stateMinimumRadius` R that are
+    /// not self-loops drawn round.
     static func stateCircles(_ states: StateSet, parameters: TextParameters) -> Circles {
         let round = states.circles.filter { !states.isLoopRound[$0.piece] }
-        guard let largest = round.map(\.radius).max(), largest > 0 else { return Circles(circles: [], scale: nil) }
-        // A final state's outer circle left out, and the lower median taken: a diagram of a few
-        // states, one of them drawn big, keeps the scale of the others.
-        let inner = round.filter { circle in
-            !round.contains { $0.radius < circle.radius && Geometry.areConcentric([($0.center, $0.radius), (circle.center, circle.radius)]) }
-        }.map(\.radius)
-        let largestInner = inner.max() ?? largest
-        let candidates = inner.filter { $0 >= parameters.scaleShare * largestInner }.sorted()
-        let scale = candidates.isEmpty ? largest : candidates[(candidates.count - 1) / 2]
+        guard !round.isEmpty, let scale = states.scale, scale > 0 else { return Circles(circles: [], scale: nil) }
         // A round letter written inside a state (a `0`, an `o`) is no state.
         var circles = round.filter { circle in
             circle.radius >= parameters.stateMinimumRadius * scale && !round.contains { other in
@@ -205,16 +195,40 @@ enum TextFinder {
         // it (or touching its end). Heads do not carry heads: text written on after an arrow's
         // start ("Start") stays text.
         let connectors = pieces.indices.filter { kind[$0] == .shape && !statePieces.contains($0) }
+        // The connector ends (0 its start, 1 its last point) `strokes` lie at, within `reach`.
+        func ends(of connector: Int, touchedBy strokes: [Int], within reach: Double) -> [Int] {
+            [0, 1].filter { end in
+                pieces[connector].contains { shaft in
+                    let point = end == 0 ? measures[shaft].start : measures[shaft].last
+                    return strokes.contains { stroke in measures[stroke].points.contains { Geometry.distance($0, point) < reach } }
+                }
+            }
+        }
+        // An arrow has one head: the end a drawing made right after it lies at, when one does.
+        let headEnd = Dictionary(uniqueKeysWithValues: connectors.compactMap { connector -> (Int, Int)? in
+            guard let next = pieces.firstIndex(where: { $0[0] == pieces[connector].last! + 1 }), next != connector,
+                let end = ends(of: connector, touchedBy: pieces[next], within: parameters.connectorEndReach * scale).first
+            else { return nil }
+            return (connector, end)
+        })
+        // A head that its own ends made a connector (at a rim) carries only a second barb drawn
+        // right after it, not a label written beside it before or later.
+        let pathLength = { (piece: Int) in pieces[piece].map { measures[$0].pathLength }.reduce(0, +) }
+        let isHeadItself = Set(connectors.filter { piece in
+            connectors.contains { other in
+                other != piece && pathLength(other) > pathLength(piece)
+                    && Double(abs(pieces[other][0] - pieces[piece][0])) <= parameters.headTimeReach
+                    && !ends(of: other, touchedBy: pieces[piece], within: parameters.connectorEndReach * scale).isEmpty
+            }
+        })
         for piece in pieces.indices where kind[piece] == nil || atRim.contains(piece) {
             let strokes = pieces[piece]
             let isHead = connectors.contains { connector in
                 let apart = abs(pieces[connector][0] - strokes[0])
-                let reach = (Double(apart) <= parameters.headTimeReach ? parameters.connectorEndReach : parameters.touchingEndReach) * scale
-                return pieces[connector].contains { shaft in
-                    [measures[shaft].start, measures[shaft].last].contains { end in
-                        strokes.contains { stroke in measures[stroke].points.contains { Geometry.distance($0, end) < reach } }
-                    }
-                }
+                let near = (isHeadItself.contains(connector) ? strokes[0] == pieces[connector].last! + 1 : Double(apart) <= parameters.headTimeReach)
+                    ? ends(of: connector, touchedBy: strokes, within: parameters.connectorEndReach * scale).filter { end in headEnd[connector].map { $0 == end } ?? true }
+                    : []
+                return !near.isEmpty || !ends(of: connector, touchedBy: strokes, within: parameters.touchingEndReach * scale).isEmpty
             }
             if isHead { kind[piece] = .shape }
         }
