@@ -20,6 +20,13 @@ import Foundation
 /// - libpng stops reading after the image data, so a file cut inside its final IEND chunk
 ///   still decodes; a cut anywhere earlier is `PNGError.truncated`.
 /// - libpng warnings (e.g. about an ICC profile) are ignored; only errors throw.
+/// - Limits come before any allocation of pixels: the header's size against `maximumSide` and
+///   `maximumPixelCount`, then against what the file's bytes can inflate to (a small file
+///   declaring a large image is `PNGError.truncated` at once, not an allocation of its size).
+///   libpng's own limits stay at its defaults (chunks of at most 8 MB, 1,000 cached unknown
+///   chunks): the simplified API gives no access to png_set_user_limits or
+///   png_set_chunk_malloc_max, and it skips every chunk that does not affect the pixels
+///   (text, unknown chunks); an ICC profile is still read and checked, within the 8 MB.
 /// Writing produces an 8-bit grayscale PNG.
 public enum PNG {
     /// Largest accepted width or height, so a hostile header cannot request a huge allocation.
@@ -45,6 +52,8 @@ public enum PNG {
             guard width <= maximumSide, height <= maximumSide, width * height <= maximumPixelCount else {
                 throw PNGError.tooLarge(source: source, width: width, height: height)
             }
+            // Nothing is allocated for the pixels before the file is known to be able to hold them.
+            try checkDataCanHoldImage(bytes, width: width, height: height, source: source)
             image.format = UInt32(PNG_FORMAT_GRAY)
             image.flags |= UInt32(PNG_IMAGE_FLAG_16BIT_sRGB)  // set after begin_read, which resets flags
 
@@ -147,6 +156,39 @@ public enum PNG {
         }
         if prefix.count < signature.count {
             throw PNGError.truncated(source: source, detail: "only \(bytes.count) bytes of the 8-byte signature")
+        }
+    }
+
+    /// Deflate's largest possible expansion: at best one 258-byte match costs two bits, so
+    /// no zlib stream inflates to more than 1032 times its own size.
+    private static let maximumInflationRatio = 1032
+
+    /// The fewest bytes of pixel data an image of this size and kind holds: its pixels'
+    /// bits without the filter bytes (a lower bound for interlaced images too), from the
+    /// bit depth and colour type in the IHDR chunk, which libpng has just read and checked
+    /// (it is the first chunk: bytes 8 to 33 of the file).
+    private static func minimumPixelDataBytes(_ bytes: [UInt8], width: Int, height: Int) -> Int {
+        let bitDepth = Int(bytes[24]), colourType = bytes[25]
+        let channels: Int
+        switch colourType {
+        case 2: channels = 3   // RGB
+        case 4: channels = 2   // gray + alpha
+        case 6: channels = 4   // RGBA
+        default: channels = 1  // gray, palette
+        }
+        return (width * height * channels * bitDepth + 7) / 8
+    }
+
+    /// Refuses, before the pixel buffer is allocated, a header declaring more pixel data
+    /// than the file's bytes could inflate to (a hostile or damaged header on a small file
+    /// would otherwise cost an allocation of up to `maximumPixelCount` bytes).
+    private static func checkDataCanHoldImage(_ bytes: [UInt8], width: Int, height: Int, source: String) throws {
+        let needed = minimumPixelDataBytes(bytes, width: width, height: height)
+        let possible = bytes.count * maximumInflationRatio
+        guard needed <= possible else {
+            throw PNGError.truncated(source: source, detail: "the header declares a \(width)x\(height) image, "
+                + "\(needed) bytes of pixel data, but the file's \(bytes.count) bytes can hold at most "
+                + "\(possible) (zlib inflates at most \(maximumInflationRatio)-fold)")
         }
     }
 

@@ -80,4 +80,53 @@ import TestSupport
         let message = PNGError.tooLarge(source: "big.png", width: 1, height: 1).description
         #expect(message.contains("PNG.maximumPixelCount"), "\(message)")
     }
+
+    /// A header within the limits on a file far too small to hold the image it declares:
+    /// refused from the header and the file's size, before the pixel buffer is allocated
+    /// (the error is the size check's, not libpng's "Not enough image data" after allocating).
+    @Test func declaredImageTheFileCannotHoldIsRefusedBeforeAllocating() throws {
+        let side = UInt32(PNG.maximumSide)
+        let rows = UInt32(PNG.maximumPixelCount / PNG.maximumSide)
+        // depth 8 gray (as encoded), then depth 1 gray (8 pixels a byte), then 16-bit RGBA.
+        for (depth, colourType) in [(UInt8(8), UInt8(0)), (1, 0), (16, 6)] {
+            var bytes = declaring(width: side, height: rows)
+            bytes[24] = depth
+            bytes[25] = colourType
+            bytes = PNGFixtures.withRecomputedCRCs(bytes)
+            do {
+                _ = try PNG.decode(bytes, source: "hostile.png")
+                Issue.record("a \(bytes.count)-byte file declaring \(side)x\(rows) decoded")
+            } catch let error as PNGError {
+                guard case .truncated(let source, let detail) = error else {
+                    Issue.record("expected .truncated from the size check, got \(error)")
+                    continue
+                }
+                #expect(source == "hostile.png")
+                #expect(detail.contains("declares a \(side)x\(rows) image"), "\(detail)")
+                #expect(detail.contains("the file's \(bytes.count) bytes can hold at most"), "\(detail)")
+                #expect(error.description.hasPrefix("hostile.png: truncated PNG"), "\(error)")
+            }
+        }
+    }
+
+    /// The size check never refuses a real file: images of one colour, which zlib packs
+    /// close to deflate's 1032-fold limit, still decode, in every layout the encoder writes.
+    @Test func highlyCompressedImagesStillDecode() throws {
+        let width = 1_024, height = 1_024
+        for layout in PNGFixtures.Layout.allCases {
+            let count = width * height * layout.channels
+            for (bytes, dataBytes) in [
+                (PNGFixtures.encode(width: width, height: height, layout: layout,
+                                    samples: [UInt8](repeating: 0, count: count)), count),
+                (PNGFixtures.encodeLinear(width: width, height: height, layout: layout,
+                                          samples: [UInt16](repeating: 0, count: count)), 2 * count),
+            ] {
+                let ratio = Double(dataBytes) / Double(bytes.count)
+                #expect(ratio > 500, "\(layout): \(bytes.count) bytes for \(dataBytes), ratio \(ratio)")
+                let image = try PNG.decode(bytes, source: "black.png")
+                #expect(image.width == width && image.height == height)
+                #expect(image.pixels.allSatisfy { $0 == 0 })
+            }
+        }
+    }
 }
