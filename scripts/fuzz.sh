@@ -14,7 +14,9 @@
 # moment, not necessarily the one that made the peak. -malloc_limit_mb (default: the RSS limit)
 # is set far lower, FUZZ_MALLOC_LIMIT_MB (default 512): a reader given at most 16 KB has no
 # reason to ask for half a gigabyte at once, and a single allocation over the limit is
-# reported where it is made, with its stack and the input that asked for it.
+# reported where it is made, with its stack and the input that asked for it. An input taking
+# over 2 s (-report_slow_units) is kept as slow-unit-* beside the others without failing the
+# run, so the report of a later failure lists it too.
 # Usage: scripts/fuzz.sh [SECONDS] [--runs N] [--only HARNESS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -63,7 +65,7 @@ for harness in "${harnesses[@]}"; do
     SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1" \
         LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan-suppressions.txt:print_suppressions=0" "$bin/$harness" "$work" "${limit[@]}" \
         -timeout="${FUZZ_TIMEOUT:-5}" -rss_limit_mb=2048 -malloc_limit_mb="${FUZZ_MALLOC_LIMIT_MB:-512}" \
-        -max_len=16384 -print_final_stats=1 \
+        -report_slow_units=2 -max_len=16384 -print_final_stats=1 \
         -artifact_prefix="$artifacts/" > "$log" 2>&1 || status=$?
     executions=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
     coverage=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1 | grep -o '[0-9]*' || echo "?")
@@ -72,6 +74,8 @@ for harness in "${harnesses[@]}"; do
     if [ "$status" -eq 0 ]; then
         printf 'fuzz: %-17s ok      %10s executions, coverage %s edges, %s features, peak RSS %s MB\n' \
             "$harness" "$executions" "$coverage" "$features" "$peak"
+        slow=$(find "$artifacts" -maxdepth 1 -name 'slow-unit-*' -newer "$started" | wc -l)
+        [ "$slow" -eq 0 ] || echo "fuzz: $harness kept $slow input(s) that took over 2 s in $artifacts/" >&2
     else
         printf 'fuzz: %-17s FAILED  after %s executions (exit %s, peak RSS %s MB); see %s and the input in %s/\n' \
             "$harness" "$executions" "$status" "$peak" "$log" "$artifacts" >&2
