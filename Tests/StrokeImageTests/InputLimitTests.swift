@@ -109,6 +109,35 @@ import TestSupport
         }
     }
 
+    /// A chunk before the image data declaring more bytes than the file holds is refused
+    /// before libpng reads it (libpng would allocate an eXIf chunk's declared 1.1 GB in full,
+    /// as FuzzPNG found); the same chunk with its true length still decodes.
+    @Test func chunkLongerThanTheFileIsRefusedBeforeLibpngAllocatesIt() throws {
+        let valid = PNGFixtures.encode(width: 1, height: 1, layout: .gray, samples: [200])
+        let exif: [UInt8] = Array("MM".utf8) + [0, 42, 0, 0, 0, 8, 0, 0]  // a big-endian TIFF header
+        func withExif(declaring length: UInt32) -> [UInt8] {
+            let lengthBytes = (0..<4).map { UInt8(truncatingIfNeeded: length >> (24 - 8 * UInt32($0))) }
+            let chunk = lengthBytes + Array("eXIf".utf8) + exif + [0, 0, 0, 0]
+            // Right after IHDR (signature 8 bytes, IHDR 25), CRCs recomputed where the lengths allow.
+            return PNGFixtures.withRecomputedCRCs(Array(valid[..<33]) + chunk + Array(valid[33...]))
+        }
+        #expect(try PNG.decode(withExif(declaring: UInt32(exif.count)), source: "exif.png").pixels == [200])
+
+        let hostile = withExif(declaring: 1_100_556_344)
+        do {
+            _ = try PNG.decode(hostile, source: "hostile.png")
+            Issue.record("a \(hostile.count)-byte file with a 1.1 GB chunk decoded")
+        } catch let error as PNGError {
+            guard case .truncated(let source, let detail) = error else {
+                Issue.record("expected .truncated from the chunk check, got \(error)")
+                return
+            }
+            #expect(source == "hostile.png")
+            #expect(detail.contains("the chunk 'eXIf' at byte 33 declares 1100556344 bytes of data"), "\(detail)")
+            #expect(error.description.hasPrefix("hostile.png: truncated PNG"), "\(error)")
+        }
+    }
+
     /// The size check never refuses a real file: images of one colour, which zlib packs
     /// close to deflate's 1032-fold limit, still decode, in every layout the encoder writes.
     @Test func highlyCompressedImagesStillDecode() throws {
