@@ -20,6 +20,16 @@ import Foundation
 /// - libpng stops reading after the image data, so a file cut inside its final IEND chunk
 ///   still decodes; a cut anywhere earlier is `PNGError.truncated`.
 /// - libpng warnings (e.g. about an ICC profile) are ignored; only errors throw.
+/// - Every chunk before the image data must fit in the file: libpng allocates some chunks
+///   (eXIf) by their declared length, so a small file declaring a huge chunk is
+///   `PNGError.truncated` before libpng reads it.
+/// - Limits come before any allocation of pixels: the header's size against `maximumSide` and
+///   `maximumPixelCount`, then against what the file's bytes can inflate to (a small file
+///   declaring a large image is `PNGError.truncated` at once, not an allocation of its size).
+///   libpng's own limits stay at its defaults (chunks of at most 8 MB, 1,000 cached unknown
+///   chunks): the simplified API gives no access to png_set_user_limits or
+///   png_set_chunk_malloc_max, and it skips every chunk that does not affect the pixels
+///   (text, unknown chunks); an ICC profile is still read and checked, within the 8 MB.
 /// Writing produces an 8-bit grayscale PNG.
 public enum PNG {
     /// Largest accepted width or height, so a hostile header cannot request a huge allocation.
@@ -32,6 +42,7 @@ public enum PNG {
     /// Decodes PNG bytes to an 8-bit luminance image. `source` names the data in error messages.
     public static func decode(_ bytes: [UInt8], source: String) throws -> GrayImage {
         try checkSignature(bytes, source: source)
+        try checkChunkLengths(bytes, source: source)
         return try bytes.withUnsafeBytes { memory in
             var image = png_image()
             image.version = UInt32(PNG_IMAGE_VERSION)
@@ -45,6 +56,8 @@ public enum PNG {
             guard width <= maximumSide, height <= maximumSide, width * height <= maximumPixelCount else {
                 throw PNGError.tooLarge(source: source, width: width, height: height)
             }
+            // Nothing is allocated for the pixels before the file is known to be able to hold them.
+            try checkDataCanHoldImage(bytes, width: width, height: height, source: source)
             image.format = UInt32(PNG_FORMAT_GRAY)
             image.flags |= UInt32(PNG_IMAGE_FLAG_16BIT_sRGB)  // set after begin_read, which resets flags
 
@@ -147,6 +160,63 @@ public enum PNG {
         }
         if prefix.count < signature.count {
             throw PNGError.truncated(source: source, detail: "only \(bytes.count) bytes of the 8-byte signature")
+        }
+    }
+
+    /// Refuses, before libpng sees the data, a chunk before the image data whose declared
+    /// length runs past the end of the file. libpng allocates some chunks' buffers from their
+    /// declared length before reading them, beyond its chunk limit (1.6.39: an eXIf chunk
+    /// declaring 1.1 GB in a 3.6 KB file is a 1.1 GB allocation), so every length up to the
+    /// first IDAT is checked against the bytes there are. The image data and what follows it
+    /// are left to libpng, which reads them in small pieces and stops after the image.
+    private static func checkChunkLengths(_ bytes: [UInt8], source: String) throws {
+        var offset = signature.count
+        while offset + 8 <= bytes.count {
+            let length = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            let type = bytes[offset + 4..<offset + 8]
+            if type.elementsEqual("IDAT".utf8) || type.elementsEqual("IEND".utf8) { return }
+            let following = bytes.count - offset - 8
+            guard length <= following else {
+                let name = type.allSatisfy { (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
+                    ? "'\(String(decoding: type, as: UTF8.self))'"
+                    : "of type " + type.map { String($0, radix: 16) }.joined(separator: " ")
+                throw PNGError.truncated(source: source, detail: "the chunk \(name) at byte \(offset) declares "
+                    + "\(length) bytes of data, but only \(following) bytes follow")
+            }
+            offset += 12 + length
+        }
+    }
+
+    /// Deflate's largest possible expansion: at best one 258-byte match costs two bits, so
+    /// no zlib stream inflates to more than 1032 times its own size.
+    private static let maximumInflationRatio = 1032
+
+    /// The fewest bytes of pixel data an image of this size and kind holds: its pixels'
+    /// bits without the filter bytes (a lower bound for interlaced images too), from the
+    /// bit depth and colour type in the IHDR chunk, which libpng has just read and checked
+    /// (it is the first chunk: bytes 8 to 33 of the file).
+    private static func minimumPixelDataBytes(_ bytes: [UInt8], width: Int, height: Int) -> Int {
+        let bitDepth = Int(bytes[24]), colourType = bytes[25]
+        let channels: Int
+        switch colourType {
+        case 2: channels = 3   // RGB
+        case 4: channels = 2   // gray + alpha
+        case 6: channels = 4   // RGBA
+        default: channels = 1  // gray, palette
+        }
+        return (width * height * channels * bitDepth + 7) / 8
+    }
+
+    /// Refuses, before the pixel buffer is allocated, a header declaring more pixel data
+    /// than the file's bytes could inflate to (a hostile or damaged header on a small file
+    /// would otherwise cost an allocation of up to `maximumPixelCount` bytes).
+    private static func checkDataCanHoldImage(_ bytes: [UInt8], width: Int, height: Int, source: String) throws {
+        let needed = minimumPixelDataBytes(bytes, width: width, height: height)
+        let possible = bytes.count * maximumInflationRatio
+        guard needed <= possible else {
+            throw PNGError.truncated(source: source, detail: "the header declares a \(width)x\(height) image, "
+                + "\(needed) bytes of pixel data, but the file's \(bytes.count) bytes can hold at most "
+                + "\(possible) (zlib inflates at most \(maximumInflationRatio)-fold)")
         }
     }
 

@@ -80,4 +80,79 @@ import TestSupport
         let message = PNGError.tooLarge(source: "big.png", width: 1, height: 1).description
         #expect(message.contains("PNG.maximumPixelCount"), "\(message)")
     }
+
+    /// A header within the limits on a file far too small to hold the image it declares:
+    /// refused from the header and the file's size, before the pixel buffer is allocated
+    /// (the error is the size check's, not libpng's "Not enough image data" after allocating).
+    @Test func declaredImageTheFileCannotHoldIsRefusedBeforeAllocating() throws {
+        let side = UInt32(PNG.maximumSide)
+        let rows = UInt32(PNG.maximumPixelCount / PNG.maximumSide)
+        // depth 8 gray (as encoded), then depth 1 gray (8 pixels a byte), then 16-bit RGBA.
+        for (depth, colourType) in [(UInt8(8), UInt8(0)), (1, 0), (16, 6)] {
+            var bytes = declaring(width: side, height: rows)
+            bytes[24] = depth
+            bytes[25] = colourType
+            bytes = PNGFixtures.withRecomputedCRCs(bytes)
+            expectTruncated(bytes, saying: "declares a \(side)x\(rows) image, ",
+                            "the file's \(bytes.count) bytes can hold at most")
+        }
+    }
+
+    /// Decoding `bytes` as "hostile.png" throws `PNGError.truncated` naming it, with a detail
+    /// containing every one of `phrases` (each check's own wording, not libpng's).
+    func expectTruncated(_ bytes: [UInt8], saying phrases: String...) {
+        do {
+            _ = try PNG.decode(bytes, source: "hostile.png")
+            Issue.record("a hostile \(bytes.count)-byte file decoded")
+        } catch let error as PNGError {
+            guard case .truncated(let source, let detail) = error else {
+                Issue.record("expected .truncated, got \(error)")
+                return
+            }
+            #expect(source == "hostile.png")
+            for phrase in phrases { #expect(detail.contains(phrase), "\(detail)") }
+            #expect(error.description.hasPrefix("hostile.png: truncated PNG"), "\(error)")
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    /// A chunk before the image data declaring more bytes than the file holds is refused
+    /// before libpng reads it (libpng would allocate an eXIf chunk's declared 1.1 GB in full,
+    /// as FuzzPNG found); the same chunk with its true length still decodes.
+    @Test func chunkLongerThanTheFileIsRefusedBeforeLibpngAllocatesIt() throws {
+        let valid = PNGFixtures.encode(width: 1, height: 1, layout: .gray, samples: [200])
+        let exif: [UInt8] = Array("MM".utf8) + [0, 42, 0, 0, 0, 8, 0, 0]  // a big-endian TIFF header
+        func withExif(declaring length: UInt32) -> [UInt8] {
+            let lengthBytes = (0..<4).map { UInt8(truncatingIfNeeded: length >> (24 - 8 * UInt32($0))) }
+            let chunk = lengthBytes + Array("eXIf".utf8) + exif + [0, 0, 0, 0]
+            // Right after IHDR (signature 8 bytes, IHDR 25), CRCs recomputed where the lengths allow.
+            return PNGFixtures.withRecomputedCRCs(Array(valid[..<33]) + chunk + Array(valid[33...]))
+        }
+        #expect(try PNG.decode(withExif(declaring: UInt32(exif.count)), source: "exif.png").pixels == [200])
+
+        expectTruncated(withExif(declaring: 1_100_556_344),
+                        saying: "the chunk 'eXIf' at byte 33 declares 1100556344 bytes of data")
+    }
+
+    /// The size check never refuses a real file: images of one colour, which zlib packs
+    /// close to deflate's 1032-fold limit, still decode, in every layout the encoder writes.
+    @Test func highlyCompressedImagesStillDecode() throws {
+        let width = 1_024, height = 1_024
+        for layout in PNGFixtures.Layout.allCases {
+            let count = width * height * layout.channels
+            for (bytes, dataBytes) in [
+                (PNGFixtures.encode(width: width, height: height, layout: layout,
+                                    samples: [UInt8](repeating: 0, count: count)), count),
+                (PNGFixtures.encodeLinear(width: width, height: height, layout: layout,
+                                          samples: [UInt16](repeating: 0, count: count)), 2 * count),
+            ] {
+                let ratio = Double(dataBytes) / Double(bytes.count)
+                #expect(ratio > 500, "\(layout): \(bytes.count) bytes for \(dataBytes), ratio \(ratio)")
+                let image = try PNG.decode(bytes, source: "black.png")
+                #expect(image.width == width && image.height == height)
+                #expect(image.pixels.allSatisfy { $0 == 0 })
+            }
+        }
+    }
 }
