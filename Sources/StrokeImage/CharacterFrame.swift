@@ -98,25 +98,35 @@ public enum InputFraming: Sendable, Hashable, CustomStringConvertible {
     /// place against its frame), channel 1 `.aspectFit` (its shape at full size, which a
     /// framed `,` two pixels tall no longer shows). The network's input has two channels.
     case referenceHeightAndShape(pixels: Double)
+    /// The drawing aspect-fit, its ink brighter the later the pen drew it: a quarter of full
+    /// ink where the pen's path starts, rising with the path length drawn (strokes in the
+    /// order they were drawn, the jumps between them not counted) to full ink where it ends.
+    /// What the pen did, which a raster lacks: a comma's tail is where its path ends.
+    case penOrder
+    /// Three channels: those of `.referenceHeightAndShape(pixels:)` and `.penOrder`.
+    case referenceHeightShapeAndPenOrder(pixels: Double)
 
     /// The character models' framing: a line's (or writer's) height over 18 of the 28 pixels,
     /// so characters up to 1.4 times as tall still fit unshrunk.
     public static let characterDefault = InputFraming.referenceHeight(pixels: 18)
 
     /// The framing of each of the input's channels, in order: itself for a one-channel
-    /// framing, `[.referenceHeight(pixels:), .aspectFit]` for `.referenceHeightAndShape`.
+    /// framing, `[.referenceHeight(pixels:), .aspectFit]` for `.referenceHeightAndShape`,
+    /// and `.penOrder` after those for `.referenceHeightShapeAndPenOrder`.
     public var channelFramings: [InputFraming] {
         switch self {
-        case .aspectFit, .referenceHeight: return [self]
+        case .aspectFit, .referenceHeight, .penOrder: return [self]
         case .referenceHeightAndShape(let pixels): return [.referenceHeight(pixels: pixels), .aspectFit]
+        case .referenceHeightShapeAndPenOrder(let pixels): return [.referenceHeight(pixels: pixels), .aspectFit, .penOrder]
         }
     }
 
     /// How many channels (image planes) the input has.
     public var channels: Int { channelFramings.count }
 
-    /// The metadata value: `aspect-fit`, `reference-height:<pixels>`, or
-    /// `reference-height:<pixels>+aspect-fit` (two channels).
+    /// The metadata value: `aspect-fit`, `reference-height:<pixels>`,
+    /// `reference-height:<pixels>+aspect-fit` (two channels), `pen-order`, or
+    /// `reference-height:<pixels>+aspect-fit+pen-order` (three channels).
     public var description: String {
         switch self {
         case .aspectFit: return "aspect-fit"
@@ -124,15 +134,26 @@ public enum InputFraming: Sendable, Hashable, CustomStringConvertible {
             return "reference-height:" + (pixels == pixels.rounded() ? String(Int(pixels)) : String(pixels))
         case .referenceHeightAndShape(let pixels):
             return InputFraming.referenceHeight(pixels: pixels).description + Self.shapeChannelSuffix
+        case .penOrder: return "pen-order"
+        case .referenceHeightShapeAndPenOrder(let pixels):
+            return InputFraming.referenceHeightAndShape(pixels: pixels).description + Self.penOrderChannelSuffix
         }
     }
 
     private static let shapeChannelSuffix = "+aspect-fit"
+    private static let penOrderChannelSuffix = "+pen-order"
 
     /// Reads a metadata value (`description`'s spelling); nil for anything else, including
     /// a pixel count that is not a positive number of at most 1,000.
     public init?(_ text: String) {
         if text == "aspect-fit" { self = .aspectFit; return }
+        if text == "pen-order" { self = .penOrder; return }
+        if text.hasSuffix(Self.penOrderChannelSuffix) {
+            guard case .referenceHeightAndShape(let pixels)? = InputFraming(String(text.dropLast(Self.penOrderChannelSuffix.count)))
+            else { return nil }
+            self = .referenceHeightShapeAndPenOrder(pixels: pixels)
+            return
+        }
         if text.hasSuffix(Self.shapeChannelSuffix) {
             guard case .referenceHeight(let pixels)? = InputFraming(String(text.dropLast(Self.shapeChannelSuffix.count)))
             else { return nil }

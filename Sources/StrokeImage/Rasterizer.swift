@@ -104,7 +104,8 @@ public struct Rasterizer: Sendable {
                      "Buffer holds \(pixels.count) pixels, \(channels.count) \(side)x\(side) plane(s) need \(plane * channels.count)")
         withUnsafeTemporaryAllocation(of: Float.self, capacity: plane) { coverage in
             for (channel, channelFraming) in channels.enumerated() {
-                draw(strokes, placement: placement(for: strokes, framing: channelFraming, frame: frame), into: coverage)
+                draw(strokes, placement: placement(for: strokes, framing: channelFraming, frame: frame),
+                     penOrder: channelFraming == .penOrder, into: coverage)
                 for index in coverage.indices { pixels[channel * plane + index] = Self.byte(coverage[index]) }
             }
         }
@@ -174,18 +175,22 @@ public struct Rasterizer: Sendable {
     /// Writes ink coverage in [0, 1] into `coverage`. Segments of one stroke combine by
     /// maximum (so joints are not drawn twice); separate strokes combine like overlapping
     /// paint, 1 - (1 - a)(1 - b), so crossing strokes are brighter where they cross.
-    private func draw(_ strokes: [Stroke], placement: Placement?, into coverage: UnsafeMutableBufferPointer<Float>) {
+    /// With `penOrder` each point's ink is weighted by `PenOrder` (a quarter at the path's
+    /// start, all of it at its end, linearly in the path length drawn before it).
+    private func draw(_ strokes: [Stroke], placement: Placement?, penOrder: Bool = false,
+                      into coverage: UnsafeMutableBufferPointer<Float>) {
         coverage.update(repeating: 0)
         guard let placement, placement.penPixels > 0 else { return }
+        var order = penOrder ? PenOrder(strokes) : nil
         if strokes.count == 1 {
-            drawStroke(strokes[0], placement, into: coverage)
+            drawStroke(strokes[0], placement, order: &order, into: coverage)
             return
         }
         // 28 * 28 floats is 3 KB: small enough for the stack, so nothing is heap-allocated.
         withUnsafeTemporaryAllocation(of: Float.self, capacity: coverage.count) { strokeCoverage in
             for stroke in strokes where stroke.points.contains(where: { $0.x.isFinite && $0.y.isFinite }) {
                 strokeCoverage.update(repeating: 0)
-                drawStroke(stroke, placement, into: strokeCoverage)
+                drawStroke(stroke, placement, order: &order, into: strokeCoverage)
                 for index in coverage.indices {
                     let a = coverage[index], b = strokeCoverage[index]
                     coverage[index] = a + b - a * b
@@ -194,19 +199,66 @@ public struct Rasterizer: Sendable {
         }
     }
 
-    /// Max-combines the coverage of every segment of `stroke` into `coverage`.
-    private func drawStroke(_ stroke: Stroke, _ placement: Placement,
+    /// Max-combines the coverage of every segment of `stroke` into `coverage`; with an
+    /// `order`, each weighted by the pen's order (and `order` advanced along the stroke).
+    private func drawStroke(_ stroke: Stroke, _ placement: Placement, order: inout PenOrder?,
                             into coverage: UnsafeMutableBufferPointer<Float>) {
         var previous: (x: Double, y: Double)?
+        var previousPoint: StrokePoint?
         for point in stroke.points where point.x.isFinite && point.y.isFinite {
             let current = placement.map(point)
             guard current.x.isFinite && current.y.isFinite else { continue }
+            var weights = (start: 1.0, end: 1.0)
+            if order != nil { weights = order!.advance(from: previousPoint, to: point) }
             if let start = previous {
-                drawSegment(from: start, to: current, placement.penPixels, into: coverage)
+                drawSegment(from: start, to: current, placement.penPixels, weights: weights, into: coverage)
             } else {
-                drawSegment(from: current, to: current, placement.penPixels, into: coverage)   // a dot
+                drawSegment(from: current, to: current, placement.penPixels, weights: weights, into: coverage)   // a dot
             }
             previous = current
+            previousPoint = point
+        }
+    }
+
+    /// The pen's order along a drawing: the weight of a point is a quarter plus three
+    /// quarters of the share of the drawing's path length drawn before it (strokes in their
+    /// order, the jumps between them not counted). A drawing without length (a dot) weighs 1.
+    struct PenOrder {
+        static let startWeight = 0.25
+        let total: Double
+        var drawn = 0.0
+
+        init(_ strokes: [Stroke]) {
+            total = strokes.reduce(0) { $0 + Self.length(of: $1) }
+        }
+
+        /// The finite path length of a stroke (segments between consecutive finite points).
+        static func length(of stroke: Stroke) -> Double {
+            var length = 0.0, previous: StrokePoint?
+            for point in stroke.points where point.x.isFinite && point.y.isFinite {
+                if let previous { length += Self.distance(previous, point) }
+                previous = point
+            }
+            return length
+        }
+
+        static func distance(_ a: StrokePoint, _ b: StrokePoint) -> Double {
+            let dx = b.x - a.x, dy = b.y - a.y
+            let distance = (dx * dx + dy * dy).squareRoot()
+            return distance.isFinite ? distance : 0
+        }
+
+        func weight(at drawn: Double) -> Double {
+            guard total > 0, total.isFinite else { return 1 }
+            return Self.startWeight + (1 - Self.startWeight) * min(max(drawn / total, 0), 1)
+        }
+
+        /// The weights at the ends of the segment from `previous` (nil: a stroke's first
+        /// point, a dot) to `point`, moving along it.
+        mutating func advance(from previous: StrokePoint?, to point: StrokePoint) -> (start: Double, end: Double) {
+            let start = weight(at: drawn)
+            if let previous { drawn += Self.distance(previous, point) }
+            return (start, weight(at: drawn))
         }
     }
 
@@ -216,7 +268,8 @@ public struct Rasterizer: Sendable {
     /// grown by the ink's reach, is visited: this loop is where the time goes.
     @inline(__always)
     private func drawSegment(from a: (x: Double, y: Double), to b: (x: Double, y: Double),
-                             _ penPixels: Double, into coverage: UnsafeMutableBufferPointer<Float>) {
+                             _ penPixels: Double, weights: (start: Double, end: Double),
+                             into coverage: UnsafeMutableBufferPointer<Float>) {
         let halfPen = penPixels / 2, halfEdge = edgeWidth / 2
         let reach = halfPen + halfEdge
         let reachSquared = reach * reach
@@ -231,6 +284,7 @@ public struct Rasterizer: Sendable {
         let dx = b.x - a.x, dy = b.y - a.y
         let lengthSquared = dx * dx + dy * dy
         let inverseLengthSquared = lengthSquared > 0 ? 1 / lengthSquared : 0
+        let weighted = weights.start != 1 || weights.end != 1
         for row in firstRow...lastRow {
             let py = Double(row) + 0.5 - a.y
             let rowStart = row * side
@@ -241,7 +295,8 @@ public struct Rasterizer: Sendable {
                 let distanceSquared = ex * ex + ey * ey
                 if distanceSquared >= reachSquared { continue }
                 let distance = distanceSquared.squareRoot()
-                let ink = (min(distance + halfEdge, halfPen) - max(distance - halfEdge, -halfPen)) * inverseEdge
+                var ink = (min(distance + halfEdge, halfPen) - max(distance - halfEdge, -halfPen)) * inverseEdge
+                if weighted { ink *= weights.start + t * (weights.end - weights.start) }
                 let value = Float(ink)
                 if value > coverage[rowStart + column] { coverage[rowStart + column] = value }
             }

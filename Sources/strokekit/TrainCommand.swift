@@ -83,8 +83,9 @@ struct TrainCommand: ParsableCommand {
     @Option(help: ArgumentHelp(
         "With --unipen: how characters become images: aspect-fit (each its own box), or reference-height:P "
             + "(each within its writer's height, which spans P pixels, and once more alone; kept in the model file), "
-            + "or reference-height:P+aspect-fit (two input channels: that framed drawing and its aspect-fit shape).",
-        valueName: "aspect-fit|reference-height:P[+aspect-fit]"))
+            + "or reference-height:P+aspect-fit (two input channels: that framed drawing and its aspect-fit shape), "
+            + "or reference-height:P+aspect-fit+pen-order (a third channel: the shape, its ink brighter the later the pen drew it).",
+        valueName: "aspect-fit|reference-height:P[+aspect-fit[+pen-order]]"))
     var framing: String = "aspect-fit"
 
     @Option(help: ArgumentHelp("Add N synthetic drawings per shape class to the training set.", valueName: "N"))
@@ -132,7 +133,7 @@ struct TrainCommand: ParsableCommand {
             throw ValidationError("give the dataset with --data DIR or --unipen DIR (or --resume FILE)")
         }
         guard let inputFraming = InputFraming(framing) else {
-            throw ValidationError("--framing must be aspect-fit, reference-height:P or reference-height:P+aspect-fit (P pixels, e.g. reference-height:18)")
+            throw ValidationError("--framing must be aspect-fit, reference-height:P, reference-height:P+aspect-fit or reference-height:P+aspect-fit+pen-order (P pixels, e.g. reference-height:18)")
         }
         if inputFraming != .aspectFit && dataset.unipen == nil {
             throw ValidationError("--framing \(framing) needs strokes (--unipen DIR): a PNG dataset is already framed")

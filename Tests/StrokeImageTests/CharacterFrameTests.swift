@@ -75,15 +75,19 @@ private func inkedRows(_ image: GrayImage) -> ClosedRange<Int>? {
 
     @Test func framingNamesRoundTripAndBadOnesAreRefused() {
         for framing in [InputFraming.aspectFit, .referenceHeight(pixels: 18), .referenceHeight(pixels: 12.5),
-                        .referenceHeightAndShape(pixels: 18), .referenceHeightAndShape(pixels: 12.5)] {
+                        .referenceHeightAndShape(pixels: 18), .referenceHeightAndShape(pixels: 12.5), .penOrder,
+                        .referenceHeightShapeAndPenOrder(pixels: 18), .referenceHeightShapeAndPenOrder(pixels: 12.5)] {
             #expect(InputFraming(framing.description) == framing)
         }
         #expect(InputFraming.characterDefault.description == "reference-height:18")
         #expect(InputFraming.referenceHeightAndShape(pixels: 18).description == "reference-height:18+aspect-fit")
+        #expect(InputFraming.referenceHeightShapeAndPenOrder(pixels: 18).description == "reference-height:18+aspect-fit+pen-order")
         for bad in ["", "aspect", "reference-height:", "reference-height:0", "reference-height:-3",
                     "reference-height:nan", "reference-height:1e9", "reference-height:18px",
                     "+aspect-fit", "aspect-fit+aspect-fit", "reference-height:0+aspect-fit",
-                    "reference-height:18+aspect-fit+aspect-fit", "reference-height:18+shape"] {
+                    "reference-height:18+aspect-fit+aspect-fit", "reference-height:18+shape",
+                    "reference-height:18+pen-order", "aspect-fit+pen-order", "pen-order+aspect-fit",
+                    "reference-height:18+aspect-fit+pen-order+pen-order", "reference-height:0+aspect-fit+pen-order"] {
             #expect(InputFraming(bad) == nil, "'\(bad)' was accepted")
         }
     }
@@ -163,5 +167,87 @@ private func inkedRows(_ image: GrayImage) -> ClosedRange<Int>? {
         #expect(small.count * 3 < shape.count, "framed \(small.count) rows, shape \(shape.count) rows")
         // No ink: both planes black.
         #expect(rasterizer.rasterize([], framing: twoChannels, frame: CharacterFrame(height: 10)) == GrayImage(width: 28, height: 56))
+    }
+
+    // MARK: - Three channels: the pen's order
+
+    @Test func threeChannelsAreTheTwoAndThePenOrderPlane() throws {
+        let threeChannels = InputFraming.referenceHeightShapeAndPenOrder(pixels: 18)
+        #expect(threeChannels.channels == 3)
+        #expect(threeChannels.channelFramings == [framed, .aspectFit, .penOrder])
+        let comma = [Stroke([(0, 0), (0.4, 0.1), (0.5, 0.8), (0.1, 1.6)])]
+        for frame in [CharacterFrame(height: 10), CharacterFrame(height: 3), nil] {
+            let image = rasterizer.rasterize(comma, framing: threeChannels, frame: frame)
+            #expect(image.width == 28 && image.height == 84)
+            let channel = planes(image)
+            #expect(channel[0] == rasterizer.rasterize(comma, framing: framed, frame: frame))
+            #expect(channel[1] == rasterizer.rasterize(comma))
+            #expect(channel[2] == rasterizer.rasterize(comma, framing: .penOrder, frame: frame))
+            var buffer = [UInt8](repeating: 7, count: 3 * 28 * 28)
+            buffer.withUnsafeMutableBufferPointer { rasterizer.rasterize(comma, framing: threeChannels, frame: frame, into: $0) }
+            #expect(buffer == image.pixels)
+        }
+        #expect(rasterizer.rasterize([], framing: threeChannels, frame: nil) == GrayImage(width: 28, height: 84))
+    }
+
+    /// The plain reference of the pen-order plane for one straight stroke from `a` to `b`: the
+    /// aspect-fit ink of each pixel times the weight where its centre projects on the stroke,
+    /// a quarter at `a` rising linearly to 1 at `b`.
+    @Test func penOrderIsTheAspectFitInkWeightedAlongThePath() {
+        for (a, b) in [((0.0, 0.0), (10.0, 0.0)), ((3.0, 8.0), (-1.0, 1.0)), ((0.0, 5.0), (0.0, -2.0))] {
+            let stroke = Stroke([a, b])
+            let plain = rasterizer.rasterize([stroke]), ordered = rasterizer.rasterize([stroke], framing: .penOrder, frame: nil)
+            // Where a and b land in the image: the same placement as the aspect-fit plane.
+            let extent = max(abs(b.0 - a.0), abs(b.1 - a.1))
+            let scale = (28 - Rasterizer.datasetPenPixels - 2 * Rasterizer.datasetMargin) / extent
+            let centre = ((a.0 + b.0) / 2, (a.1 + b.1) / 2)
+            let pa = ((a.0 - centre.0) * scale + 14, (a.1 - centre.1) * scale + 14)
+            let pb = ((b.0 - centre.0) * scale + 14, (b.1 - centre.1) * scale + 14)
+            let dx = pb.0 - pa.0, dy = pb.1 - pa.1
+            var worst = 0.0
+            for row in 0..<28 {
+                for column in 0..<28 {
+                    let px = Double(column) + 0.5 - pa.0, py = Double(row) + 0.5 - pa.1
+                    let t = min(max((px * dx + py * dy) / (dx * dx + dy * dy), 0), 1)
+                    let expected = Double(plain.pixels[row * 28 + column]) * (0.25 + 0.75 * t)
+                    worst = max(worst, abs(Double(ordered.pixels[row * 28 + column]) - expected))
+                }
+            }
+            #expect(worst <= 1, "stroke \(a) to \(b): off by \(worst)")
+            // Drawn the other way, the weights mirror: the two planes add up to 1.25 of the ink.
+            let reversed = rasterizer.rasterize([Stroke([b, a])], framing: .penOrder, frame: nil)
+            for index in plain.pixels.indices {
+                let sum = Double(ordered.pixels[index]) + Double(reversed.pixels[index])
+                #expect(abs(sum - 1.25 * Double(plain.pixels[index])) <= 2)
+            }
+        }
+    }
+
+    @Test func penOrderFollowsTheStrokesOrderAndSkipsTheJumps() throws {
+        // Two equal dashes: the first drawn is dimmer than the second; swapping the order swaps them.
+        let left = Stroke([(0, 0), (0, 4)]), right = Stroke([(6, 0), (6, 4)])
+        func inks(_ strokes: [Stroke]) -> (left: Double, right: Double) {
+            let image = rasterizer.rasterize(strokes, framing: .penOrder, frame: nil)
+            var sums = (left: 0.0, right: 0.0)
+            for row in 0..<28 {
+                for column in 0..<28 {
+                    let value = Double(image.pixels[row * 28 + column])
+                    if column < 14 { sums.left += value } else { sums.right += value }
+                }
+            }
+            return sums
+        }
+        let forward = inks([left, right]), backward = inks([right, left])
+        #expect(forward.left < forward.right && backward.left > backward.right)
+        #expect(abs(forward.left - backward.right) <= 28 && abs(forward.right - backward.left) <= 28)
+        // The jump between the strokes is not path: the first dash's weights run from 0.25 to
+        // 0.625, the second's from 0.625 to 1 (means 0.4375 and 0.8125), as for a path drawn in one.
+        let plain = rasterizer.rasterize([left, right])
+        let plainLeft = (0..<28).flatMap { row in (0..<14).map { Double(plain.pixels[row * 28 + $0]) } }.reduce(0, +)
+        #expect(abs(forward.left / plainLeft - 0.4375) < 0.03, "\(forward.left / plainLeft)")
+        #expect(abs(forward.right / plainLeft - 0.8125) < 0.03, "\(forward.right / plainLeft)")
+        // A dot (no path) is full ink, as aspect-fit draws it; bad points do not trap.
+        #expect(rasterizer.rasterize([Stroke([(2, 2)])], framing: .penOrder, frame: nil) == rasterizer.rasterize([Stroke([(2, 2)])]))
+        _ = rasterizer.rasterize([Stroke([(0, 0), (.nan, 1), (2, .infinity), (1e308, -1e308), (1, 3)])], framing: .penOrder, frame: nil)
     }
 }

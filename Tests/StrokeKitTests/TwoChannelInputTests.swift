@@ -68,4 +68,29 @@ import Testing
             #expect(source == "mismatch.safetensors")
         }
     }
+
+    /// Three channels (`reference-height:18+aspect-fit+pen-order`): the classifier against the
+    /// plain reference, the three one-channel planes concatenated and `Network.forward`.
+    @Test func classifyingStrokesWithThePenOrderMatchesThePlainThreeChannelReference() throws {
+        let model = Fixtures.model(extra: [ModelMetadata.Key.inputFraming: "reference-height:18+aspect-fit+pen-order"],
+                                   inputChannels: 3)
+        let loaded = try TrainedModel.load(bytes: model.file.encode(), source: "three.safetensors")
+        #expect(loaded.framing == .referenceHeightShapeAndPenOrder(pixels: 18) && loaded.network.inputChannels == 3)
+        let classifier = ShapeClassifier(model: loaded)
+        let rasterizer = Rasterizer()
+        for frame in [CharacterFrame(height: 10), nil] {
+            let planes = rasterizer.rasterize(comma, framing: .referenceHeight(pixels: 18), frame: frame).pixels
+                + rasterizer.rasterize(comma).pixels + rasterizer.rasterize(comma, framing: .penOrder, frame: frame).pixels
+            var logits = loaded.network.forward(Tensor(shape: [1, 3, 28, 28], values: planes.map { Float($0) / 255 }),
+                                                training: false).values
+            logits.withUnsafeMutableBufferPointer { Softmax.apply($0) }
+            let found = try classifier.classify(comma, frame: frame)
+            for (index, label) in Fixtures.classes.enumerated() {
+                #expect(abs((found.probabilities[label] ?? -1) - logits[index]) <= 1e-5, "\(label)")
+            }
+        }
+        // The pen's order reaches the input: the comma drawn backwards is another input.
+        let backwards = [Stroke(points: comma[0].points.reversed())]
+        #expect(try classifier.classify(backwards, frame: nil).probabilities != classifier.classify(comma, frame: nil).probabilities)
+    }
 }
