@@ -6,6 +6,10 @@ import Foundation
 struct TextParameters: Codable, Hashable, Sendable {
     /// [R] A round drawing at least this big is a state's circle, never text.
     var stateMinimumRadius = 0.6
+    /// [× the state's radius] A ring about a state's centre under `stateMinimumRadius` R and
+    /// under this share of the state's circle is a letter written in it (a `Q`'s ring: 0.40
+    /// and 0.43 of its state), not a final state's inner circle (0.48 to 0.84 of the outer one).
+    var letterRingMaximum = 0.5
     /// [R] A drawing at least this big across (the larger side of its box) is a shape.
     var shapeMinimumSize = 1.6
     /// [× radius] A drawing whose points' centre lies this near a state's centre, and that is
@@ -128,7 +132,7 @@ enum TextFinder {
             found.circles.contains { circle in
                 states.statePiece[circle.piece] == states.statePiece[piece]
                     && !(radiusOf[piece].map {
-                        $0 < parameters.stateMinimumRadius * scale && $0 < parameters.insideMaximumSize * circle.radius
+                        $0 < parameters.stateMinimumRadius * scale && $0 < parameters.letterRingMaximum * circle.radius
                     } ?? false)
             }
         })
