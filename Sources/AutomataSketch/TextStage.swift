@@ -319,6 +319,61 @@ enum LabelGrouping {
 /// has no label yet); a label left over goes to its nearest transition within reach, or to
 /// nothing.
 enum LabelAttachment {
+    /// The transitions' middle thirds (a self-loop's whole loop): where their labels stand.
+    static func middles(of sketch: Sketch) -> [[SketchPoint]] {
+        sketch.transitions.map { transition -> [SketchPoint] in
+            let points = transition.geometry.points
+            if transition.kind == .selfLoop { return points }
+            let tipIndex = points.firstIndex(of: transition.geometry.tip) ?? points.count - 1
+            let shaft = Array(points[...tipIndex])
+            return Array(shaft[Geometry.portion(shaft, (1.0 / 3)...(2.0 / 3))]).nonEmptyOrOrigin
+        }
+    }
+
+    /// One label between two arrows: a group of strokes that, cut at its widest gap along its
+    /// line, stands with one part beside one transition and with the other beside another
+    /// transition no label stands beside is two labels (two labels written one after the other,
+    /// each by its arrow: `1` and `0` of two arrows read as `10`). Names (inside a state) and
+    /// groups whose parts stand by one transition stay whole.
+    static func split(_ groups: [[Int]], ink: [InkStroke], sketch: Sketch, scale: Double?) -> [[Int]] {
+        guard let scale, sketch.transitions.count > 1 else { return groups }
+        let parameters = tuned.text
+        let middles = middles(of: sketch)
+        let box = { (strokes: [Int]) in LabelBox(strokes.flatMap { ink[$0].stroke.sketchPoints }) }
+        func nearest(_ strokes: [Int]) -> Int? {
+            let center = box(strokes).center
+            return sketch.transitions.indices.map { ($0, Geometry.distance(center, toPolyline: middles[$0])) }
+                .filter { $0.1 <= parameters.attachReach * scale }.min { ($0.1, $0.0) < ($1.1, $1.0) }?.0
+        }
+        func inside(_ strokes: [Int]) -> Bool {
+            let center = Geometry.centroid(strokes.flatMap { ink[$0].stroke.sketchPoints }.nonEmptyOrOrigin)
+            return sketch.states.contains { Geometry.distance(center, $0.center) < parameters.insideReach * $0.radius }
+        }
+        let nearestOfGroup = groups.map { inside($0) ? nil : nearest($0) }
+        var result: [[Int]] = []
+        for (index, group) in groups.enumerated() {
+            guard group.count > 1, let own = nearestOfGroup[index] else {
+                result.append(group)
+                continue
+            }
+            let alongLine = group.sorted { box([$0]).minX < box([$1]).minX }
+            let gaps = alongLine.indices.dropLast().map { box([alongLine[$0 + 1]]).minX - box(Array(alongLine[...$0])).maxX }
+            guard let widest = gaps.indices.max(by: { gaps[$0] < gaps[$1] }), gaps[widest] > 0 else {
+                result.append(group)
+                continue
+            }
+            let parts = [Array(alongLine[...widest]), Array(alongLine[(widest + 1)...])]
+            let stands = parts.map(nearest)
+            let other = stands.compactMap { $0 }.first { $0 != own }
+            if stands.contains(own), let other, stands.allSatisfy({ $0 != nil }), !nearestOfGroup.contains(other) {
+                result += parts.map { $0.sorted() }
+            } else {
+                result.append(group)
+            }
+        }
+        return result.sorted { $0[0] < $1[0] }
+    }
+
     static func attach(_ groups: [[Int]], ink: [InkStroke], sketch: Sketch, scale: Double?) -> [LabelOwner] {
         guard let scale else { return groups.map { _ in .nothing } }
         let parameters = tuned.text
@@ -332,13 +387,7 @@ enum LabelAttachment {
             }.min { Geometry.distance(center, $0.center) < Geometry.distance(center, $1.center) }
             if let state { owners[index] = .state(state.id) }
         }
-        let middles = sketch.transitions.map { transition -> [SketchPoint] in
-            let points = transition.geometry.points
-            if transition.kind == .selfLoop { return points }
-            let tipIndex = points.firstIndex(of: transition.geometry.tip) ?? points.count - 1
-            let shaft = Array(points[...tipIndex])
-            return Array(shaft[Geometry.portion(shaft, (1.0 / 3)...(2.0 / 3))]).nonEmptyOrOrigin
-        }
+        let middles = middles(of: sketch)
         var pairs: [(label: Int, transition: Int, distance: Double)] = []
         for label in groups.indices where owners[label] == nil {
             for transition in sketch.transitions.indices {

@@ -119,6 +119,27 @@ import TestSupport
         #expect(reading.labels.map(\.owner) == [.transition(forth.id), .transition(backward.id)])
     }
 
+    @Test func twoLabelsWrittenOneAfterTheOtherEachByItsArrowAreTwo() throws {
+        // Two arrows converging on c; a `1` by the left one and a `0` by the right one, written
+        // one after the other and near enough to be one label: each goes to its own arrow.
+        let left = SketchPoint(150, 100), right = SketchPoint(250, 100), bottom = SketchPoint(200, 400)
+        func arrow(_ from: SketchPoint, _ to: SketchPoint) -> Stroke {
+            let direction = (to - from) / Geometry.distance(from, to)
+            return Pen.arrow(from + radius * direction, to - radius * direction)
+        }
+        let strokes = [Pen.circle(left, radius), Pen.circle(right, radius), Pen.circle(bottom, radius),
+                       arrow(left, bottom), arrow(right, bottom), Self.one(SketchPoint(190, 250)), Self.zero(SketchPoint(210, 250))]
+        let reading = try read(strokes, shapes: ["circle", "circle", "circle", "arrow", "arrow"])
+        #expect(reading.sketch.transitions.count == 2)
+        let fromLeft = try #require(reading.sketch.transitions.first { $0.from.flatMap(reading.sketch.state).map { Geometry.distance($0.center, left) < 5 } == true })
+        let fromRight = try #require(reading.sketch.transitions.first { $0.id != fromLeft.id })
+        #expect(reading.labels.map(\.strokes) == [[5], [6]])
+        #expect(reading.labels.map(\.owner) == [.transition(fromLeft.id), .transition(fromRight.id)])
+        // Together (the plain grouping) they were one label, and one arrow had none.
+        let ink = strokes.enumerated().map { InkStroke(stroke: $1, drawing: $0) }
+        #expect(LabelGrouping.group([5, 6], ink: ink, circles: TextFinder.Circles(circles: [], scale: radius)) == [[5, 6]])
+    }
+
     @Test func symbolsSplitAtSeparators() {
         #expect(CharacterReading.symbols(of: "0,1") == ["0", "1"])
         #expect(CharacterReading.symbols(of: "0+1") == ["0", "1"])
