@@ -104,16 +104,28 @@ struct DrawingMeasures {
 
     /// `centroid`, `meanRadius` and `radialSpread` of `points` (not empty) alone, without the
     /// other measures; by path length (see `evenlySpaced`).
-    static func roundness(_ points: [SketchPoint]) -> (centroid: SketchPoint, meanRadius: Double, radialSpread: Double) {
-        pointRoundness(evenlySpaced(points, breaks: []))
+    static func roundness(_ points: [SketchPoint]) -> Roundness {
+        guard let cache = MeasuresCache.current else { return measuredRoundness(points, breaks: []) }
+        return cache.roundness(of: [points]) { measuredRoundness(points, breaks: []) }
     }
 
     /// `roundness` of one drawing made of several strokes (not all empty), each stroke's ink
     /// weighed by its length, the jumps between strokes not at all.
-    static func roundness(strokes: [[SketchPoint]]) -> (centroid: SketchPoint, meanRadius: Double, radialSpread: Double) {
+    static func roundness(strokes: [[SketchPoint]]) -> Roundness {
         let strokes = strokes.filter { !$0.isEmpty }
         guard !strokes.isEmpty else { return pointRoundness([.zero]) }
-        return pointRoundness(evenlySpaced(Array(strokes.joined()), breaks: breaks(strokes)))
+        // Joined only when measured: the states stage asks this of many runs of arcs.
+        func measured() -> Roundness { measuredRoundness(Array(strokes.joined()), breaks: breaks(strokes)) }
+        guard let cache = MeasuresCache.current else { return measured() }
+        return cache.roundness(of: strokes, measured)
+    }
+
+    /// `centroid`, `meanRadius` and `radialSpread` of a drawing (`roundness`).
+    typealias Roundness = (centroid: SketchPoint, meanRadius: Double, radialSpread: Double)
+
+    /// `roundness`, measured now.
+    static func measuredRoundness(_ points: [SketchPoint], breaks: [Int]) -> Roundness {
+        pointRoundness(evenlySpaced(points, breaks: breaks))
     }
 
     /// The points resampled evenly along their path, every `pathStep` of the radius the points
@@ -134,7 +146,7 @@ struct DrawingMeasures {
     }
 
     /// `centroid`, `meanRadius` and `radialSpread` of the points as given, each point weighing one.
-    private static func pointRoundness(_ points: [SketchPoint]) -> (centroid: SketchPoint, meanRadius: Double, radialSpread: Double) {
+    private static func pointRoundness(_ points: [SketchPoint]) -> Roundness {
         let center = Geometry.centroid(points)
         let radius = Geometry.meanDistance(points, from: center)
         let variance = points.reduce(0.0) {
@@ -234,6 +246,10 @@ final class MeasuresCache: @unchecked Sendable {
     /// Measures used by the reading in progress, and those of the reading before.
     private var used: [Key: DrawingMeasures] = [:]
     private var before: [Key: DrawingMeasures] = [:]
+    /// Likewise the roundness alone (`DrawingMeasures.roundness`) of drawings, which the states
+    /// stage asks of runs of arcs that may form one circle.
+    private var roundUsed: [[Key]: DrawingMeasures.Roundness] = [:]
+    private var roundBefore: [[Key]: DrawingMeasures.Roundness] = [:]
 
     /// Points as a key: equal when their bytes are (so 0 and -0, whose measures can differ
     /// by their angles, are two keys); hashed by their count and the bytes of about eight
@@ -246,7 +262,9 @@ final class MeasuresCache: @unchecked Sendable {
         static func == (a: Key, b: Key) -> Bool {
             a.breaks == b.breaks && a.points.count == b.points.count && a.points.withUnsafeBytes { first in
                 b.points.withUnsafeBytes { second in
-                    first.isEmpty || memcmp(first.baseAddress!, second.baseAddress!, first.count) == 0
+                    // The same storage (a stroke's points, shared by copies of the ink) is equal.
+                    first.isEmpty || first.baseAddress == second.baseAddress
+                        || memcmp(first.baseAddress!, second.baseAddress!, first.count) == 0
                 }
             }
         }
@@ -265,7 +283,7 @@ final class MeasuresCache: @unchecked Sendable {
     }
 
     /// Entries held (for tests).
-    var count: Int { lock.withLock { used.count + before.count } }
+    var count: Int { lock.withLock { used.count + before.count + roundUsed.count + roundBefore.count } }
 
     /// Starts a reading with `parameters` in effect: measures taken with others are dropped.
     func startReading(with parameters: ReaderParameters) {
@@ -273,6 +291,8 @@ final class MeasuresCache: @unchecked Sendable {
             if self.parameters != parameters {
                 used = [:]
                 before = [:]
+                roundUsed = [:]
+                roundBefore = [:]
                 self.parameters = parameters
             }
         }
@@ -283,6 +303,8 @@ final class MeasuresCache: @unchecked Sendable {
         lock.withLock {
             before = used
             used = [:]
+            roundBefore = roundUsed
+            roundUsed = [:]
         }
     }
 
@@ -298,6 +320,23 @@ final class MeasuresCache: @unchecked Sendable {
         // Measured outside the lock; another reading may store the same measures meanwhile.
         let measured = DrawingMeasures(measuring: points.points, breaks: points.breaks)
         lock.withLock { used[points] = measured }
+        return measured
+    }
+
+    /// The roundness of a drawing's strokes (`DrawingMeasures.roundness`), `measure`d when
+    /// this cache has none (keyed by the strokes, each as `Key`, so runs of strokes are never joined
+    /// to be looked up).
+    func roundness(of strokes: [[SketchPoint]], _ measure: () -> DrawingMeasures.Roundness) -> DrawingMeasures.Roundness {
+        let key = strokes.map { Key(points: $0) }
+        let known = lock.withLock { () -> DrawingMeasures.Roundness? in
+            if let known = roundUsed[key] { return known }
+            guard let known = roundBefore[key] else { return nil }
+            roundUsed[key] = known
+            return known
+        }
+        if let known { return known }
+        let measured = measure()
+        lock.withLock { roundUsed[key] = measured }
         return measured
     }
 }
