@@ -257,10 +257,29 @@ final class MeasuresCache: @unchecked Sendable {
     struct Key: Hashable {
         let points: [SketchPoint]
         /// Where each stroke after the first starts (a drawing of several strokes).
-        var breaks: [Int] = []
+        let breaks: [Int]
+        /// The hash of the points, worked out once: a key is looked up in several tables.
+        private let digest: Int
+
+        init(points: [SketchPoint], breaks: [Int] = []) {
+            self.points = points
+            self.breaks = breaks
+            var hasher = Hasher()
+            hasher.combine(points.count)
+            if !points.isEmpty {
+                let step = max(1, points.count / 8)
+                points.withUnsafeBytes { bytes in
+                    let size = MemoryLayout<SketchPoint>.stride
+                    for index in stride(from: points.count - 1, through: 0, by: -step) {
+                        hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: bytes[index * size..<(index + 1) * size]))
+                    }
+                }
+            }
+            digest = hasher.finalize()
+        }
 
         static func == (a: Key, b: Key) -> Bool {
-            a.breaks == b.breaks && a.points.count == b.points.count && a.points.withUnsafeBytes { first in
+            a.digest == b.digest && a.breaks == b.breaks && a.points.count == b.points.count && a.points.withUnsafeBytes { first in
                 b.points.withUnsafeBytes { second in
                     // The same storage (a stroke's points, shared by copies of the ink) is equal.
                     first.isEmpty || first.baseAddress == second.baseAddress
@@ -270,15 +289,7 @@ final class MeasuresCache: @unchecked Sendable {
         }
 
         func hash(into hasher: inout Hasher) {
-            hasher.combine(points.count)
-            guard !points.isEmpty else { return }
-            let step = max(1, points.count / 8)
-            points.withUnsafeBytes { bytes in
-                let size = MemoryLayout<SketchPoint>.stride
-                for index in stride(from: points.count - 1, through: 0, by: -step) {
-                    hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: bytes[index * size..<(index + 1) * size]))
-                }
-            }
+            hasher.combine(digest)
         }
     }
 
@@ -302,9 +313,9 @@ final class MeasuresCache: @unchecked Sendable {
     func finishReading() {
         lock.withLock {
             before = used
-            used = [:]
+            used = Dictionary(minimumCapacity: before.count)
             roundBefore = roundUsed
-            roundUsed = [:]
+            roundUsed = Dictionary(minimumCapacity: roundBefore.count)
         }
     }
 
