@@ -234,8 +234,9 @@ extension DrawingMeasures {
 /// groups' drawings) are the same points as in the reading before. Keyed by the points
 /// themselves and valid for one set of `ReaderParameters` (the measures depend on both and on
 /// nothing else), so a measure taken from the cache is the one `init(measuring:)` would take.
-/// Entries not used by a reading are dropped at its end (`finishReading`), so the cache holds
-/// one reading's drawings, however long the session. Shared by copies of the editor (undo
+/// Entries not used by a reading are dropped at its end (`finishReading`; a reading that kept
+/// the shape stage of the one before drops them at the next that does not, or past a bound), so
+/// the cache holds about one reading's drawings, however long the session. Shared by copies of the editor (undo
 /// states, a server's cached session): a lock guards it.
 final class MeasuresCache: @unchecked Sendable {
     /// The cache the reading in progress uses (`SketchReader.read` binds it); nil: measure.
@@ -264,18 +265,15 @@ final class MeasuresCache: @unchecked Sendable {
         init(points: [SketchPoint], breaks: [Int] = []) {
             self.points = points
             self.breaks = breaks
-            var hasher = Hasher()
-            hasher.combine(points.count)
-            if !points.isEmpty {
-                let step = max(1, points.count / 8)
-                points.withUnsafeBytes { bytes in
-                    let size = MemoryLayout<SketchPoint>.stride
-                    for index in stride(from: points.count - 1, through: 0, by: -step) {
-                        hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: bytes[index * size..<(index + 1) * size]))
-                    }
-                }
+            // The bits of about eight points spread over them, mixed FNV-1a style (`Hasher`
+            // mixes the digest in `hash(into:)`; a collision costs one comparison).
+            var digest = UInt64(truncatingIfNeeded: points.count) &* 0x100_0000_01b3
+            let step = max(1, points.count / 8)
+            for index in stride(from: points.count - 1, through: 0, by: -step) {
+                digest = (digest ^ points[index].x.bitPattern) &* 0x100_0000_01b3
+                digest = (digest ^ points[index].y.bitPattern) &* 0x100_0000_01b3
             }
-            digest = hasher.finalize()
+            self.digest = Int(truncatingIfNeeded: digest)
         }
 
         static func == (a: Key, b: Key) -> Bool {
@@ -293,6 +291,9 @@ final class MeasuresCache: @unchecked Sendable {
         }
     }
 
+    /// Entries a reading that kept the shape stage may add before a partial reading drops the unused ones.
+    static let partialGrowth = 512
+
     /// Entries held (for tests).
     var count: Int { lock.withLock { used.count + before.count + roundUsed.count + roundBefore.count } }
 
@@ -309,9 +310,13 @@ final class MeasuresCache: @unchecked Sendable {
         }
     }
 
-    /// Ends a reading: what it did not use is dropped.
-    func finishReading() {
+    /// Ends a reading: what it did not use is dropped. A reading that kept the last one's
+    /// shape stage (`SketchReader.ShapeStage`) did not measure the shapes' drawings again:
+    /// `partial` keeps what it did not use for the next reading, unless the entries have grown
+    /// past four times the last full reading's (at least `partialGrowth`).
+    func finishReading(partial: Bool = false) {
         lock.withLock {
+            if partial && used.count + roundUsed.count <= 4 * max(before.count + roundBefore.count, Self.partialGrowth) { return }
             before = used
             used = Dictionary(minimumCapacity: before.count)
             roundBefore = roundUsed

@@ -77,6 +77,8 @@ public struct ClassificationCache: Sendable {
     /// with the names and written symbols it was given.
     var shapeStage: (key: SketchReader.ShapeStage.Key, stage: SketchReader.ShapeStage)?
     var namedShapes: (stage: SketchReader.ShapeStage.Key, key: SketchReader.ShapeStage.NamedKey, reading: SketchReading)?
+    /// True when the last reading kept the shape stage of the one before.
+    var keptShapeStage = false
 
     public init() {}
 
@@ -133,7 +135,8 @@ public enum SketchReader {
         // points are the same (`MeasuresCache`).
         let measures = cache.measures
         measures.startReading(with: tuned)
-        defer { measures.finishReading() }
+        cache.keptShapeStage = false
+        defer { measures.finishReading(partial: cache.keptShapeStage) }
         return try MeasuresCache.$current.withValue(measures) {
             try readMeasured(ink, on: base, classifier: classifier, cache: &cache)
         }
@@ -157,6 +160,7 @@ public enum SketchReader {
         let stage: ShapeStage
         if let known = cache.shapeStage, known.key == stageKey {
             stage = known.stage
+            cache.keptShapeStage = true
         } else {
             let states = shapeStrokes.count == ink.count ? everything : StateFinder.find(shapeInk)
             let groups = SymbolGrouping.group(shapeInk, states: states)

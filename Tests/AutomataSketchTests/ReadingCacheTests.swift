@@ -163,6 +163,11 @@ import TestSupport
         cache.finishReading()
         cache.startReading(with: tuned)
         _ = cache.measures(of: line)
+        // A reading that kept the shape stage keeps what it did not use for the next reading.
+        cache.finishReading(partial: true)
+        #expect(cache.count == 4)  // `line` in this reading's and the last one's entries
+        cache.startReading(with: tuned)
+        _ = cache.measures(of: line)
         cache.finishReading()
         #expect(cache.count == 1)
         var other = tuned
