@@ -48,24 +48,24 @@ enum CharacterReading {
         // the editor) finds the transition labels read already, and one that changes no name the
         // names: the same strokes and parameters read the same (the transition labels are read
         // against each other alone, and so are the names).
-        let transitionLabels = labels.indices.filter { !isName[$0] }, nameLabels = labels.indices.filter { isName[$0] }
-        let transitionKey = LabelReadingKey(labels: transitionLabels.map { labels[$0].map { ink[$0].stroke } }, parameters: tuned.text)
-        let transitions: [Reading]
-        if let last = cache.transitionReadings, last.key == transitionKey {
-            transitions = last.readings
-        } else {
-            transitions = readTransitions(transitionLabels.map { labels[$0] }, ink: ink, cache: &cache)
-            cache.transitionReadings = (transitionKey, transitions)
-        }
-        let nameKey = LabelReadingKey(labels: nameLabels.map { labels[$0].map { ink[$0].stroke } }, parameters: tuned.text)
-        let names: [Reading]
-        if let last = cache.nameReadings, last.key == nameKey {
-            names = last.readings
-        } else {
-            names = readNames(nameLabels.map { labels[$0] }, ink: ink, cache: &cache)
-            cache.nameReadings = (nameKey, names)
-        }
+        let transitions = kept(
+            \.transitionReadings, labels: labels.indices.filter { !isName[$0] }.map { labels[$0] }, ink: ink, cache: &cache,
+            readTransitions)
+        let names = kept(\.nameReadings, labels: labels.indices.filter { isName[$0] }.map { labels[$0] }, ink: ink, cache: &cache, readNames)
         return merged(transitions: transitions, names: names, isName: isName)
+    }
+
+    /// The readings of `labels` by `read`, or the ones kept in `slot` when they were read from
+    /// the same strokes with the same parameters (kept there for the next reading).
+    private static func kept(
+        _ slot: WritableKeyPath<ClassificationCache, (key: LabelReadingKey, readings: [Reading])?>, labels: [[Int]], ink: [InkStroke],
+        cache: inout ClassificationCache, _ read: ([[Int]], [InkStroke], inout ClassificationCache) -> [Reading]
+    ) -> [Reading] {
+        let key = LabelReadingKey(labels: labels.map { $0.map { ink[$0].stroke } }, parameters: tuned.text)
+        if let last = cache[keyPath: slot], last.key == key { return last.readings }
+        let readings = read(labels, ink, &cache)
+        cache[keyPath: slot] = (key, readings)
+        return readings
     }
 
     /// What a diagram's transition labels, or its names, are read from: each label's strokes in
@@ -75,13 +75,6 @@ enum CharacterReading {
         var parameters: TextParameters
     }
 
-    /// `read` without the readings kept in `cache` (each character's classification is kept).
-    static func readAfresh(labels: [[Int]], isName: [Bool], ink: [InkStroke], cache: inout ClassificationCache) -> [Reading] {
-        merged(
-            transitions: readTransitions(labels.indices.filter { !isName[$0] }.map { labels[$0] }, ink: ink, cache: &cache),
-            names: readNames(labels.indices.filter { isName[$0] }.map { labels[$0] }, ink: ink, cache: &cache), isName: isName)
-    }
-
     /// The transition labels' and the names' readings, each in order, as the readings of all labels.
     private static func merged(transitions: [Reading], names: [Reading], isName: [Bool]) -> [Reading] {
         var transitions = transitions[...], names = names[...]
@@ -89,7 +82,7 @@ enum CharacterReading {
     }
 
     /// A diagram's transition labels, read against each other (the alphabet they share).
-    private static func readTransitions(_ labels: [[Int]], ink: [InkStroke], cache: inout ClassificationCache) -> [Reading] {
+    private static func readTransitions(_ labels: [[Int]], _ ink: [InkStroke], _ cache: inout ClassificationCache) -> [Reading] {
         let characters = labels.map { Self.characters(of: $0, ink: ink, cache: &cache) }
         let context = Self.context(transitionLabels: characters)
         return labels.indices.map { index in
@@ -99,7 +92,7 @@ enum CharacterReading {
     }
 
     /// A diagram's state names, read together (`NameReading`).
-    private static func readNames(_ labels: [[Int]], ink: [InkStroke], cache: inout ClassificationCache) -> [Reading] {
+    private static func readNames(_ labels: [[Int]], _ ink: [InkStroke], _ cache: inout ClassificationCache) -> [Reading] {
         NameReading.read(labels.map { CharacterReading.segmentations(of: $0, ink: ink, cache: &cache) })
     }
 
