@@ -44,36 +44,56 @@ enum CharacterReading {
     /// symbols of the alphabet and separators (`readSymbols`), a state's name under the name
     /// grammar of the diagram (`NameReading`).
     static func read(labels: [[Int]], isName: [Bool], ink: [InkStroke], cache: inout ClassificationCache) -> [Reading] {
-        // A stroke that changes no label (a shape, in the editor) finds the diagram's labels
-        // read already: the same strokes, the same kinds, the same parameters read the same.
-        let key = LabelReadingKey(labels: labels.map { $0.map { ink[$0].stroke } }, isName: isName, parameters: tuned.text)
-        if let last = cache.labelReadings, last.key == key { return last.readings }
-        let readings = readAfresh(labels: labels, isName: isName, ink: ink, cache: &cache)
-        cache.labelReadings = (key, readings)
+        // A stroke that changes no transition label (a shape, or a stroke of a state's name, in
+        // the editor) finds the transition labels read already, and one that changes no name the
+        // names: the same strokes and parameters read the same (the transition labels are read
+        // against each other alone, and so are the names).
+        let transitions = kept(
+            \.transitionReadings, labels: labels.indices.filter { !isName[$0] }.map { labels[$0] }, ink: ink, cache: &cache,
+            readTransitions)
+        let names = kept(\.nameReadings, labels: labels.indices.filter { isName[$0] }.map { labels[$0] }, ink: ink, cache: &cache, readNames)
+        return merged(transitions: transitions, names: names, isName: isName)
+    }
+
+    /// The readings of `labels` by `read`, or the ones kept in `slot` when they were read from
+    /// the same strokes with the same parameters (kept there for the next reading).
+    private static func kept(
+        _ slot: WritableKeyPath<ClassificationCache, (key: LabelReadingKey, readings: [Reading])?>, labels: [[Int]], ink: [InkStroke],
+        cache: inout ClassificationCache, _ read: ([[Int]], [InkStroke], inout ClassificationCache) -> [Reading]
+    ) -> [Reading] {
+        let key = LabelReadingKey(labels: labels.map { $0.map { ink[$0].stroke } }, parameters: tuned.text)
+        if let last = cache[keyPath: slot], last.key == key { return last.readings }
+        let readings = read(labels, ink, &cache)
+        cache[keyPath: slot] = (key, readings)
         return readings
     }
 
-    /// What a diagram's labels are read from: each label's strokes in order, whether it is a
-    /// name, and the reader's text parameters.
+    /// What a diagram's transition labels, or its names, are read from: each label's strokes in
+    /// order, and the reader's text parameters.
     struct LabelReadingKey: Hashable, Sendable {
         var labels: [[Stroke]]
-        var isName: [Bool]
         var parameters: TextParameters
     }
 
-    private static func readAfresh(labels: [[Int]], isName: [Bool], ink: [InkStroke], cache: inout ClassificationCache) -> [Reading] {
-        let transitionLabels = labels.indices.filter { !isName[$0] }
-        let characters = transitionLabels.map { Self.characters(of: labels[$0], ink: ink, cache: &cache) }
+    /// The transition labels' and the names' readings, each in order, as the readings of all labels.
+    private static func merged(transitions: [Reading], names: [Reading], isName: [Bool]) -> [Reading] {
+        var transitions = transitions[...], names = names[...]
+        return isName.map { $0 ? names.popFirst()! : transitions.popFirst()! }
+    }
+
+    /// A diagram's transition labels, read against each other (the alphabet they share).
+    private static func readTransitions(_ labels: [[Int]], _ ink: [InkStroke], _ cache: inout ClassificationCache) -> [Reading] {
+        let characters = labels.map { Self.characters(of: $0, ink: ink, cache: &cache) }
         let context = Self.context(transitionLabels: characters)
-        let nameLabels = labels.indices.filter { isName[$0] }
-        let names = NameReading.read(nameLabels.map { CharacterReading.segmentations(of: labels[$0], ink: ink, cache: &cache) })
-        var readings = [Reading?](repeating: nil, count: labels.count)
-        for (position, index) in transitionLabels.enumerated() {
-            readings[index] = readSymbols(segmentations(of: labels[index], ink: ink, cache: &cache), context: context)
-                ?? Self.read(characters[position], context: context)
+        return labels.indices.map { index in
+            readSymbols(segmentations(of: labels[index], ink: ink, cache: &cache), context: context)
+                ?? Self.read(characters[index], context: context)
         }
-        for (position, index) in nameLabels.enumerated() { readings[index] = names[position] }
-        return readings.map { $0! }
+    }
+
+    /// A diagram's state names, read together (`NameReading`).
+    private static func readNames(_ labels: [[Int]], _ ink: [InkStroke], _ cache: inout ClassificationCache) -> [Reading] {
+        NameReading.read(labels.map { CharacterReading.segmentations(of: $0, ink: ink, cache: &cache) })
     }
 
     /// One character of a label: its strokes (ink indices), box, the model's answer, and
@@ -355,9 +375,9 @@ extension ClassificationCache {
     /// classified once per strokes (a label gaining a stroke does not read its other
     /// characters again); nil when no model is available.
     mutating func character(_ strokes: [Stroke]) -> Classification? {
-        if let known = characters[strokes] { return known }
+        if let known = characters.value(for: strokes) { return known }
         let result = try? CharacterReading.readCharacter(strokes)
-        characters.updateValue(result, forKey: strokes)
+        characters.insert(result, for: strokes)
         return result
     }
 }

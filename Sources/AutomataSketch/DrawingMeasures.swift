@@ -104,16 +104,28 @@ struct DrawingMeasures {
 
     /// `centroid`, `meanRadius` and `radialSpread` of `points` (not empty) alone, without the
     /// other measures; by path length (see `evenlySpaced`).
-    static func roundness(_ points: [SketchPoint]) -> (centroid: SketchPoint, meanRadius: Double, radialSpread: Double) {
-        pointRoundness(evenlySpaced(points, breaks: []))
+    static func roundness(_ points: [SketchPoint]) -> Roundness {
+        guard let cache = MeasuresCache.current else { return measuredRoundness(points, breaks: []) }
+        return cache.roundness(of: [points]) { measuredRoundness(points, breaks: []) }
     }
 
     /// `roundness` of one drawing made of several strokes (not all empty), each stroke's ink
     /// weighed by its length, the jumps between strokes not at all.
-    static func roundness(strokes: [[SketchPoint]]) -> (centroid: SketchPoint, meanRadius: Double, radialSpread: Double) {
+    static func roundness(strokes: [[SketchPoint]]) -> Roundness {
         let strokes = strokes.filter { !$0.isEmpty }
         guard !strokes.isEmpty else { return pointRoundness([.zero]) }
-        return pointRoundness(evenlySpaced(Array(strokes.joined()), breaks: breaks(strokes)))
+        // Joined only when measured: the states stage asks this of many runs of arcs.
+        func measured() -> Roundness { measuredRoundness(Array(strokes.joined()), breaks: breaks(strokes)) }
+        guard let cache = MeasuresCache.current else { return measured() }
+        return cache.roundness(of: strokes, measured)
+    }
+
+    /// `centroid`, `meanRadius` and `radialSpread` of a drawing (`roundness`).
+    typealias Roundness = (centroid: SketchPoint, meanRadius: Double, radialSpread: Double)
+
+    /// `roundness`, measured now.
+    static func measuredRoundness(_ points: [SketchPoint], breaks: [Int]) -> Roundness {
+        pointRoundness(evenlySpaced(points, breaks: breaks))
     }
 
     /// The points resampled evenly along their path, every `pathStep` of the radius the points
@@ -134,7 +146,7 @@ struct DrawingMeasures {
     }
 
     /// `centroid`, `meanRadius` and `radialSpread` of the points as given, each point weighing one.
-    private static func pointRoundness(_ points: [SketchPoint]) -> (centroid: SketchPoint, meanRadius: Double, radialSpread: Double) {
+    private static func pointRoundness(_ points: [SketchPoint]) -> Roundness {
         let center = Geometry.centroid(points)
         let radius = Geometry.meanDistance(points, from: center)
         let variance = points.reduce(0.0) {
@@ -222,8 +234,9 @@ extension DrawingMeasures {
 /// groups' drawings) are the same points as in the reading before. Keyed by the points
 /// themselves and valid for one set of `ReaderParameters` (the measures depend on both and on
 /// nothing else), so a measure taken from the cache is the one `init(measuring:)` would take.
-/// Entries not used by a reading are dropped at its end (`finishReading`), so the cache holds
-/// one reading's drawings, however long the session. Shared by copies of the editor (undo
+/// Entries not used by a reading are dropped at its end (`finishReading`; a reading that kept
+/// the shape stage of the one before drops them at the next that does not, or past a bound), so
+/// the cache holds about one reading's drawings, however long the session. Shared by copies of the editor (undo
 /// states, a server's cached session): a lock guards it.
 final class MeasuresCache: @unchecked Sendable {
     /// The cache the reading in progress uses (`SketchReader.read` binds it); nil: measure.
@@ -234,6 +247,10 @@ final class MeasuresCache: @unchecked Sendable {
     /// Measures used by the reading in progress, and those of the reading before.
     private var used: [Key: DrawingMeasures] = [:]
     private var before: [Key: DrawingMeasures] = [:]
+    /// Likewise the roundness alone (`DrawingMeasures.roundness`) of drawings, which the states
+    /// stage asks of runs of arcs that may form one circle.
+    private var roundUsed: [[Key]: DrawingMeasures.Roundness] = [:]
+    private var roundBefore: [[Key]: DrawingMeasures.Roundness] = [:]
 
     /// Points as a key: equal when their bytes are (so 0 and -0, whose measures can differ
     /// by their angles, are two keys); hashed by their count and the bytes of about eight
@@ -241,31 +258,44 @@ final class MeasuresCache: @unchecked Sendable {
     struct Key: Hashable {
         let points: [SketchPoint]
         /// Where each stroke after the first starts (a drawing of several strokes).
-        var breaks: [Int] = []
+        let breaks: [Int]
+        /// The hash of the points, worked out once: a key is looked up in several tables.
+        private let digest: Int
+
+        init(points: [SketchPoint], breaks: [Int] = []) {
+            self.points = points
+            self.breaks = breaks
+            // The bits of about eight points spread over them, mixed FNV-1a style (`Hasher`
+            // mixes the digest in `hash(into:)`; a collision costs one comparison).
+            var digest = UInt64(truncatingIfNeeded: points.count) &* 0x100_0000_01b3
+            let step = max(1, points.count / 8)
+            for index in stride(from: points.count - 1, through: 0, by: -step) {
+                digest = (digest ^ points[index].x.bitPattern) &* 0x100_0000_01b3
+                digest = (digest ^ points[index].y.bitPattern) &* 0x100_0000_01b3
+            }
+            self.digest = Int(truncatingIfNeeded: digest)
+        }
 
         static func == (a: Key, b: Key) -> Bool {
-            a.breaks == b.breaks && a.points.count == b.points.count && a.points.withUnsafeBytes { first in
+            a.digest == b.digest && a.breaks == b.breaks && a.points.count == b.points.count && a.points.withUnsafeBytes { first in
                 b.points.withUnsafeBytes { second in
-                    first.isEmpty || memcmp(first.baseAddress!, second.baseAddress!, first.count) == 0
+                    // The same storage (a stroke's points, shared by copies of the ink) is equal.
+                    first.isEmpty || first.baseAddress == second.baseAddress
+                        || memcmp(first.baseAddress!, second.baseAddress!, first.count) == 0
                 }
             }
         }
 
         func hash(into hasher: inout Hasher) {
-            hasher.combine(points.count)
-            guard !points.isEmpty else { return }
-            let step = max(1, points.count / 8)
-            points.withUnsafeBytes { bytes in
-                let size = MemoryLayout<SketchPoint>.stride
-                for index in stride(from: points.count - 1, through: 0, by: -step) {
-                    hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: bytes[index * size..<(index + 1) * size]))
-                }
-            }
+            hasher.combine(digest)
         }
     }
 
+    /// Entries a reading that kept the shape stage may add before a partial reading drops the unused ones.
+    static let partialGrowth = 512
+
     /// Entries held (for tests).
-    var count: Int { lock.withLock { used.count + before.count } }
+    var count: Int { lock.withLock { used.count + before.count + roundUsed.count + roundBefore.count } }
 
     /// Starts a reading with `parameters` in effect: measures taken with others are dropped.
     func startReading(with parameters: ReaderParameters) {
@@ -273,16 +303,24 @@ final class MeasuresCache: @unchecked Sendable {
             if self.parameters != parameters {
                 used = [:]
                 before = [:]
+                roundUsed = [:]
+                roundBefore = [:]
                 self.parameters = parameters
             }
         }
     }
 
-    /// Ends a reading: what it did not use is dropped.
-    func finishReading() {
+    /// Ends a reading: what it did not use is dropped. A reading that kept the last one's
+    /// shape stage (`SketchReader.ShapeStage`) did not measure the shapes' drawings again:
+    /// `partial` keeps what it did not use for the next reading, unless the entries have grown
+    /// past four times the last full reading's (at least `partialGrowth`).
+    func finishReading(partial: Bool = false) {
         lock.withLock {
+            if partial && used.count + roundUsed.count <= 4 * max(before.count + roundBefore.count, Self.partialGrowth) { return }
             before = used
-            used = [:]
+            used = Dictionary(minimumCapacity: before.count)
+            roundBefore = roundUsed
+            roundUsed = Dictionary(minimumCapacity: roundBefore.count)
         }
     }
 
@@ -298,6 +336,23 @@ final class MeasuresCache: @unchecked Sendable {
         // Measured outside the lock; another reading may store the same measures meanwhile.
         let measured = DrawingMeasures(measuring: points.points, breaks: points.breaks)
         lock.withLock { used[points] = measured }
+        return measured
+    }
+
+    /// The roundness of a drawing's strokes (`DrawingMeasures.roundness`), `measure`d when
+    /// this cache has none (keyed by the strokes, each as `Key`, so runs of strokes are never joined
+    /// to be looked up).
+    func roundness(of strokes: [[SketchPoint]], _ measure: () -> DrawingMeasures.Roundness) -> DrawingMeasures.Roundness {
+        let key = strokes.map { Key(points: $0) }
+        let known = lock.withLock { () -> DrawingMeasures.Roundness? in
+            if let known = roundUsed[key] { return known }
+            guard let known = roundBefore[key] else { return nil }
+            roundUsed[key] = known
+            return known
+        }
+        if let known { return known }
+        let measured = measure()
+        lock.withLock { roundUsed[key] = measured }
         return measured
     }
 }

@@ -82,14 +82,15 @@ enum NameReading {
         var roman: (String, Double)
 
         init(_ classification: Classification, context: Context) {
-            func letter(among letters: [String]) -> (String, Double) {
-                let (letter, score) = best(letters.map { ($0, logProbability(letterProbability($0, in: classification))) })
-                return (context.capitals ? letter.uppercased() : letter, score)
+            // Each letter's log-probability, worked out once for both places.
+            let letters = CharacterReading.lowercase.map { ($0, logProbability(letterProbability($0, in: classification))) }
+            func cased(_ letter: (String, Double)) -> (String, Double) {
+                (context.capitals ? letter.0.uppercased() : letter.0, letter.1)
             }
-            self.letter = letter(among: CharacterReading.lowercase)
-            initial = best(CharacterReading.lowercase.filter { (context.initials[$0] ?? 0) > 0 }.map { initial in
-                let (text, score) = letter(among: [initial])
-                return (text, score + log(context.initials[initial]!))
+            self.letter = cased(best(letters))
+            initial = best(letters.filter { (context.initials[$0.0] ?? 0) > 0 }.map { initial in
+                let (text, score) = cased(initial)
+                return (text, score + log(context.initials[initial.0]!))
             })
             digit = best(CharacterReading.digits.map { ($0, logProbability(classification.probabilities[$0] ?? 0)) })
             roman = best(romanDigits.map { ($0.digit, logProbability($0.classes.reduce(0) { $0 + (classification.probabilities[$1] ?? 0) })) })

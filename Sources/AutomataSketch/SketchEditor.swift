@@ -42,7 +42,7 @@ public struct SketchEditor: Sendable {
     /// The reading behind `sketch`: every symbol and its strokes.
     public private(set) var reading: SketchReading
     private var content: Content
-    private var cache = ClassificationCache()
+    var cache = ClassificationCache()
     private var undoStack: [Content] = []
     private var redoStack: [Content] = []
 

@@ -60,23 +60,53 @@ public struct SketchReading: Sendable {
 public struct ClassificationCache: Sendable {
     /// Keyed by the strokes themselves, not their positions in the ink: erasing shifts
     /// positions, and a stroke must never get the classification of another.
-    private var entries: [[Stroke]: Classification] = [:]
+    /// At most `capacity` of each kind are kept (an editor session can be long), the least
+    /// recently used dropped first.
+    private var entries = RecentlyUsed<[Stroke], Classification>(capacity: Self.capacity)
     /// The character model's answers (`CharacterReading`), nil where it failed.
-    var characters: [[Stroke]: Classification?] = [:]
-    /// The last diagram's labels and their readings (`CharacterReading.read`).
-    var labelReadings: (key: CharacterReading.LabelReadingKey, readings: [CharacterReading.Reading])?
+    var characters = RecentlyUsed<[Stroke], Classification?>(capacity: Self.capacity)
+    /// Classifications kept of each kind: many times one diagram's groups and characters.
+    static let capacity = 2048
+    /// The last diagram's transition labels and their readings, and its names and theirs
+    /// (`CharacterReading.read`).
+    var transitionReadings: (key: CharacterReading.LabelReadingKey, readings: [CharacterReading.Reading])?
+    var nameReadings: (key: CharacterReading.LabelReadingKey, readings: [CharacterReading.Reading])?
     /// The drawings' measures of the last reading (shared by copies of the cache).
     let measures = MeasuresCache()
+    /// The last reading's shape stage (`SketchReader.ShapeStage`), and its second resolution
+    /// with the names and written symbols it was given.
+    var shapeStage: (key: SketchReader.ShapeStage.Key, stage: SketchReader.ShapeStage)?
+    var namedShapes: (stage: SketchReader.ShapeStage.Key, key: SketchReader.ShapeStage.NamedKey, reading: SketchReading)?
+    /// True when the last reading kept the shape stage of the one before.
+    var keptShapeStage = false
 
     public init() {}
+
+    /// A cache keeping at most `capacity` classifications of each kind (for tests of eviction).
+    init(capacity: Int) {
+        entries = RecentlyUsed(capacity: capacity)
+        characters = RecentlyUsed(capacity: capacity)
+    }
+
+    /// Classifications of groups held (for tests).
+    var entriesCount: Int { entries.count }
+
+    /// Drops the readings kept of the last diagram (its shape stage and labels), keeping the
+    /// classifications: the next reading works every stage out again (for tests of those).
+    mutating func forgetReadings() {
+        shapeStage = nil
+        namedShapes = nil
+        transitionReadings = nil
+        nameReadings = nil
+    }
 
     mutating func classification(
         of group: SymbolGroup, ink: [InkStroke], classifier: any StrokeClassifying
     ) throws -> Classification {
         let strokes = group.strokes.map { ink[$0].stroke }
-        if let known = entries[strokes] { return known }
+        if let known = entries.value(for: strokes) { return known }
         let result = try classifier.classify(strokes)
-        entries[strokes] = result
+        entries.insert(result, for: strokes)
         return result
     }
 }
@@ -105,7 +135,8 @@ public enum SketchReader {
         // points are the same (`MeasuresCache`).
         let measures = cache.measures
         measures.startReading(with: tuned)
-        defer { measures.finishReading() }
+        cache.keptShapeStage = false
+        defer { measures.finishReading(partial: cache.keptShapeStage) }
         return try MeasuresCache.$current.withValue(measures) {
             try readMeasured(ink, on: base, classifier: classifier, cache: &cache)
         }
@@ -123,16 +154,28 @@ public enum SketchReader {
         let isText = TextFinder.textStrokes(ink, states: everything)
         let shapeStrokes = ink.indices.filter { !isText[$0] }
         let shapeInk = shapeStrokes.map { ink[$0] }
-        let states = shapeStrokes.count == ink.count ? everything : StateFinder.find(shapeInk)
-        let groups = SymbolGrouping.group(shapeInk, states: states)
-        let classified = try classify(groups, ink: shapeInk, classifier: classifier, cache: &cache)
-        let order = resolutionOrder(classified.map { ($0.group, $0.classification) }, scale: states.scale)
-        // Stage 7, names: the rules must see every state's name when they check a given one (a
-        // name already used by a state drawn earlier is refused), so the structure is resolved
-        // once with default names to learn which symbols become states, and once more with
-        // those states named (by the name written inside them, or q0, q1, … in drawing order,
-        // past the names given) and the transitions given the symbols written beside them.
-        let first = resolve(classified, order: order, ink: shapeInk, base: base, scale: states.scale, names: [:], labelled: [:])
+        // Stages 1-2 and 4-5 on the shapes alone depend on the shape strokes and nothing else:
+        // a stroke that is text leaves them as the reading before found them (`ShapeStage`).
+        let stageKey = ShapeStage.Key(shapeInk: shapeInk, base: base, hasClassifier: classifier != nil, parameters: tuned)
+        let stage: ShapeStage
+        if let known = cache.shapeStage, known.key == stageKey {
+            stage = known.stage
+            cache.keptShapeStage = true
+        } else {
+            let states = shapeStrokes.count == ink.count ? everything : StateFinder.find(shapeInk)
+            let groups = SymbolGrouping.group(shapeInk, states: states)
+            let classified = try classify(groups, ink: shapeInk, classifier: classifier, cache: &cache)
+            let order = resolutionOrder(classified.map { ($0.group, $0.classification) }, scale: states.scale)
+            // Stage 7, names: the rules must see every state's name when they check a given one (a
+            // name already used by a state drawn earlier is refused), so the structure is resolved
+            // once with default names to learn which symbols become states, and once more with
+            // those states named (by the name written inside them, or q0, q1, … in drawing order,
+            // past the names given) and the transitions given the symbols written beside them.
+            let first = resolve(classified, order: order, ink: shapeInk, base: base, scale: states.scale, names: [:], labelled: [:])
+            stage = ShapeStage(scale: states.scale, classified: classified, order: order, first: first)
+            cache.shapeStage = (stageKey, stage)
+        }
+        let (classified, order, first) = (stage.classified, stage.order, stage.first)
         let labels = readLabels(
             ink.indices.filter { isText[$0] }, ink: ink, sketch: first.sketch,
             circles: TextFinder.stateCircles(everything, parameters: tuned.text), cache: &cache)
@@ -186,8 +229,48 @@ public enum SketchReader {
             names[index] = "q\(number)"
             used.insert("q\(number)")
         }
-        let shapes = resolve(classified, order: order, ink: shapeInk, base: base, scale: states.scale, names: names, labelled: labelled)
+        // The second resolution, as the reading before made it when the shapes, the names and
+        // the labels' symbols are the same (a stroke added to a label that reads as before).
+        let namedKey = ShapeStage.NamedKey(
+            names: names, labelled: labelled.mapValues { ShapeStage.Written(symbols: $0.symbols, isEpsilon: $0.isEpsilon) })
+        let shapes: SketchReading
+        if let known = cache.namedShapes, known.stage == stageKey, known.key == namedKey {
+            shapes = known.reading
+        } else {
+            shapes = resolve(classified, order: order, ink: shapeInk, base: base, scale: stage.scale, names: names, labelled: labelled)
+            cache.namedShapes = (stageKey, namedKey, shapes)
+        }
         return merged(shapes, shapeStrokes: shapeStrokes, labels: labels, ink: ink)
+    }
+
+    /// What the shape strokes alone give (stages 1-2 and 4-5 with default names): the scale R,
+    /// each symbol classified, the order they are resolved in, and the first resolution. A
+    /// function of its `Key` alone, so `ClassificationCache` keeps the last one.
+    struct ShapeStage: Sendable {
+        /// Everything the stage reads: the shape strokes (their points, drawings, given names
+        /// and symbols, shapes), the opened sketch, whether a classifier is set, the parameters.
+        struct Key: Equatable, Sendable {
+            var shapeInk: [InkStroke]
+            var base: Sketch
+            var hasClassifier: Bool
+            var parameters: ReaderParameters
+        }
+
+        /// The names and written symbols the second resolution gives the symbols (by index).
+        struct NamedKey: Equatable, Sendable {
+            var names: [Int: String]
+            var labelled: [Int: Written]
+        }
+
+        struct Written: Equatable, Sendable {
+            var symbols: [String]
+            var isEpsilon: Bool
+        }
+
+        var scale: Double?
+        var classified: [Classified]
+        var order: [Int]
+        var first: SketchReading
     }
 
     /// Stage 3's labels: the text strokes grouped, attached to the states and transitions of
