@@ -244,13 +244,32 @@ final class MeasuresCache: @unchecked Sendable {
 
     private let lock = NSLock()
     private var parameters: ReaderParameters?
-    /// Measures used by the reading in progress, and those of the reading before.
-    private var used: [Key: DrawingMeasures] = [:]
-    private var before: [Key: DrawingMeasures] = [:]
-    /// Likewise the roundness alone (`DrawingMeasures.roundness`) of drawings, which the states
-    /// stage asks of runs of arcs that may form one circle.
-    private var roundUsed: [[Key]: DrawingMeasures.Roundness] = [:]
-    private var roundBefore: [[Key]: DrawingMeasures.Roundness] = [:]
+    /// Values used by the reading in progress, and those of the reading before.
+    private struct Generations<Entry: Hashable, Value> {
+        var used: [Entry: Value] = [:]
+        var before: [Entry: Value] = [:]
+
+        var count: Int { used.count + before.count }
+
+        /// The value of `entry` used now or by the reading before (then carried over), or nil.
+        mutating func value(of entry: Entry) -> Value? {
+            if let known = used[entry] { return known }
+            guard let known = before[entry] else { return nil }
+            used[entry] = known
+            return known
+        }
+
+        /// The reading before is forgotten; this one's values become the reading before.
+        mutating func advance() {
+            before = used
+            used = Dictionary(minimumCapacity: before.count)
+        }
+    }
+
+    /// The drawings' measures, and the roundness alone (`DrawingMeasures.roundness`) of runs of
+    /// strokes, which the states stage asks of arcs that may form one circle.
+    private var drawings = Generations<Key, DrawingMeasures>()
+    private var runs = Generations<[Key], DrawingMeasures.Roundness>()
 
     /// Points as a key: equal when their bytes are (so 0 and -0, whose measures can differ
     /// by their angles, are two keys); hashed by their count and the bytes of about eight
@@ -295,16 +314,14 @@ final class MeasuresCache: @unchecked Sendable {
     static let partialGrowth = 512
 
     /// Entries held (for tests).
-    var count: Int { lock.withLock { used.count + before.count + roundUsed.count + roundBefore.count } }
+    var count: Int { lock.withLock { drawings.count + runs.count } }
 
     /// Starts a reading with `parameters` in effect: measures taken with others are dropped.
     func startReading(with parameters: ReaderParameters) {
         lock.withLock {
             if self.parameters != parameters {
-                used = [:]
-                before = [:]
-                roundUsed = [:]
-                roundBefore = [:]
+                drawings = Generations()
+                runs = Generations()
                 self.parameters = parameters
             }
         }
@@ -316,26 +333,19 @@ final class MeasuresCache: @unchecked Sendable {
     /// past four times the last full reading's (at least `partialGrowth`).
     func finishReading(partial: Bool = false) {
         lock.withLock {
-            if partial && used.count + roundUsed.count <= 4 * max(before.count + roundBefore.count, Self.partialGrowth) { return }
-            before = used
-            used = Dictionary(minimumCapacity: before.count)
-            roundBefore = roundUsed
-            roundUsed = Dictionary(minimumCapacity: roundBefore.count)
+            let used = drawings.used.count + runs.used.count, before = drawings.before.count + runs.before.count
+            if partial && used <= 4 * max(before, Self.partialGrowth) { return }
+            drawings.advance()
+            runs.advance()
         }
     }
 
     func measures(of points: [SketchPoint], breaks: [Int] = []) -> DrawingMeasures {
         let points = Key(points: points, breaks: breaks)
-        let known = lock.withLock { () -> DrawingMeasures? in
-            if let known = used[points] { return known }
-            guard let known = before[points] else { return nil }
-            used[points] = known
-            return known
-        }
-        if let known { return known }
+        if let known = lock.withLock({ drawings.value(of: points) }) { return known }
         // Measured outside the lock; another reading may store the same measures meanwhile.
         let measured = DrawingMeasures(measuring: points.points, breaks: points.breaks)
-        lock.withLock { used[points] = measured }
+        lock.withLock { drawings.used[points] = measured }
         return measured
     }
 
@@ -344,15 +354,9 @@ final class MeasuresCache: @unchecked Sendable {
     /// to be looked up).
     func roundness(of strokes: [[SketchPoint]], _ measure: () -> DrawingMeasures.Roundness) -> DrawingMeasures.Roundness {
         let key = strokes.map { Key(points: $0) }
-        let known = lock.withLock { () -> DrawingMeasures.Roundness? in
-            if let known = roundUsed[key] { return known }
-            guard let known = roundBefore[key] else { return nil }
-            roundUsed[key] = known
-            return known
-        }
-        if let known { return known }
+        if let known = lock.withLock({ runs.value(of: key) }) { return known }
         let measured = measure()
-        lock.withLock { roundUsed[key] = measured }
+        lock.withLock { runs.used[key] = measured }
         return measured
     }
 }

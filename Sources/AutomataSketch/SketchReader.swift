@@ -279,9 +279,10 @@ public enum SketchReader {
         _ textStrokes: [Int], ink: [InkStroke], sketch: Sketch, circles: TextFinder.Circles, cache: inout ClassificationCache
     ) -> [HandwrittenLabel] {
         guard !textStrokes.isEmpty else { return [] }
+        let middles = LabelAttachment.middles(of: sketch)
         let groups = LabelAttachment.split(
-            LabelGrouping.group(textStrokes, ink: ink, circles: circles), ink: ink, sketch: sketch, scale: circles.scale)
-        let owners = LabelAttachment.attach(groups, ink: ink, sketch: sketch, scale: circles.scale)
+            LabelGrouping.group(textStrokes, ink: ink, circles: circles), ink: ink, sketch: sketch, middles: middles, scale: circles.scale)
+        let owners = LabelAttachment.attach(groups, ink: ink, sketch: sketch, middles: middles, scale: circles.scale)
         // An initial arrow takes no symbols ("Start" written at it is text of its own).
         let takesSymbols = owners.map { owner in
             if case let .transition(id) = owner { sketch.transition(id).map { !$0.isInitialMarker } ?? false } else { false }

@@ -228,11 +228,16 @@ enum TextFinder {
         for piece in pieces.indices where kind[piece] == nil || atRim.contains(piece) {
             let strokes = pieces[piece]
             let isHead = connectors.contains { connector in
-                let apart = abs(pieces[connector][0] - strokes[0])
-                let near = (isHeadItself.contains(connector) ? strokes[0] == pieces[connector].last! + 1 : Double(apart) <= parameters.headTimeReach)
-                    ? ends(of: connector, touchedBy: strokes, within: parameters.connectorEndReach * scale).filter { end in headEnd[connector].map { $0 == end } ?? true }
-                    : []
-                return !near.isEmpty || !ends(of: connector, touchedBy: strokes, within: parameters.touchingEndReach * scale).isEmpty
+                // Drawn near it in time (a head's own head: right after it), at the end its head
+                // is at, or touching an end whenever drawn.
+                let nearInTime = isHeadItself.contains(connector)
+                    ? strokes[0] == pieces[connector].last! + 1
+                    : Double(abs(pieces[connector][0] - strokes[0])) <= parameters.headTimeReach
+                let atHeadEnd = nearInTime
+                    && ends(of: connector, touchedBy: strokes, within: parameters.connectorEndReach * scale).contains { end in
+                        headEnd[connector].map { $0 == end } ?? true
+                    }
+                return atHeadEnd || !ends(of: connector, touchedBy: strokes, within: parameters.touchingEndReach * scale).isEmpty
             }
             if isHead { kind[piece] = .shape }
         }
@@ -319,7 +324,8 @@ enum LabelGrouping {
 /// has no label yet); a label left over goes to its nearest transition within reach, or to
 /// nothing.
 enum LabelAttachment {
-    /// The transitions' middle thirds (a self-loop's whole loop): where their labels stand.
+    /// The transitions' middle thirds (a self-loop's whole loop): where their labels stand
+    /// (`split` and `attach` measure against them).
     static func middles(of sketch: Sketch) -> [[SketchPoint]] {
         sketch.transitions.map { transition -> [SketchPoint] in
             let points = transition.geometry.points
@@ -335,10 +341,9 @@ enum LabelAttachment {
     /// transition no label stands beside is two labels (two labels written one after the other,
     /// each by its arrow: `1` and `0` of two arrows read as `10`). Names (inside a state) and
     /// groups whose parts stand by one transition stay whole.
-    static func split(_ groups: [[Int]], ink: [InkStroke], sketch: Sketch, scale: Double?) -> [[Int]] {
+    static func split(_ groups: [[Int]], ink: [InkStroke], sketch: Sketch, middles: [[SketchPoint]], scale: Double?) -> [[Int]] {
         guard let scale, sketch.transitions.count > 1 else { return groups }
         let parameters = tuned.text
-        let middles = middles(of: sketch)
         let box = { (strokes: [Int]) in LabelBox(strokes.flatMap { ink[$0].stroke.sketchPoints }) }
         func nearest(_ strokes: [Int]) -> Int? {
             let center = box(strokes).center
@@ -374,7 +379,7 @@ enum LabelAttachment {
         return result.sorted { $0[0] < $1[0] }
     }
 
-    static func attach(_ groups: [[Int]], ink: [InkStroke], sketch: Sketch, scale: Double?) -> [LabelOwner] {
+    static func attach(_ groups: [[Int]], ink: [InkStroke], sketch: Sketch, middles: [[SketchPoint]], scale: Double?) -> [LabelOwner] {
         guard let scale else { return groups.map { _ in .nothing } }
         let parameters = tuned.text
         let boxes = groups.map { group in LabelBox(group.flatMap { ink[$0].stroke.sketchPoints }) }
@@ -387,7 +392,6 @@ enum LabelAttachment {
             }.min { Geometry.distance(center, $0.center) < Geometry.distance(center, $1.center) }
             if let state { owners[index] = .state(state.id) }
         }
-        let middles = middles(of: sketch)
         var pairs: [(label: Int, transition: Int, distance: Double)] = []
         for label in groups.indices where owners[label] == nil {
             for transition in sketch.transitions.indices {
