@@ -8,7 +8,8 @@
 #       without the list of misclassified characters, which the test report shows)
 #   out/label-model/train.jsonl, report.html, test-report.html  (log, training and test reports) Training uses the
 # writers of the fixed split's train part only (docs/label-model.md), each character drawn
-# within its writer's height and once more alone (--framing, recorded in the model file), the
+# within its writer's height and once more alone, in three channels: framed, aspect-fit, and
+# aspect-fit with the ink weighted by the pen's order (--framing, recorded in the model file), the
 # rare separators shown three times each (--unipen-repeat, each copy augmented anew) and only
 # framed (--unipen-never-alone: a separator is never a label of its own); it keeps the last
 # epoch of the cosine schedule (no validation split). Same data and flags give the same
@@ -27,7 +28,7 @@ out=out/label-model
 mkdir -p "$out"
 model=Sources/StrokeKit/Resources/unipen-labels.safetensors
 recipe=(--epochs 8 --batch-size 64 --learning-rate 0.002 --lr-schedule cosine --augment --seed 0
-        --framing reference-height:18 --unipen-repeat ',+.{}=3' --unipen-never-alone ',+.{}'
+        --framing reference-height:18+aspect-fit+pen-order --unipen-repeat ',+.{}=3' --unipen-never-alone ',+.{}'
         --arch c16-p-c32-p-c64-p-d128 --precision int8 --validation-split 0 --workers 2)
 rm -f "$out/train.jsonl"
 "$strokekit" train --unipen "$unipen" --unipen-part train "${recipe[@]}" --output "$model" \
@@ -36,4 +37,5 @@ rm -f "$out/train.jsonl"
     | python3 -c 'import json, sys; e = json.load(sys.stdin); e.pop("misclassified"); json.dump(e, sys.stdout, sort_keys=True); print()' \
     > models/unipen-labels.evaluation.json
 "$strokekit" inspect "$model" >&2
+swift build -c release --product strokekit >&2   # so the built strokekit bundles the new model
 echo "wrote $model ($(wc -c < "$model") bytes)" >&2
