@@ -137,7 +137,7 @@ public final class ShapeClassifier: StrokeClassifying, @unchecked Sendable {
     /// drawing (its own box: a character alone on its line, or the one that spans it), the
     /// drawing stands alone: its size is unknown, and it is aspect-fit.
     public func classify(_ strokes: [Stroke], frame: CharacterFrame?) throws -> Classification {
-        try withReplica(forSingleImages: true) { replica in
+        withReplica(forSingleImages: true) { replica in
             let pixels = replica.strokePixels(0)
             modelRasterizer.rasterize(strokes, framing: framing, frame: frame, into: pixels)
             replica.engine.forward(batch: 1) { ModelInput.fill(pixels: UnsafeBufferPointer(pixels), into: $0) }
@@ -155,7 +155,7 @@ public final class ShapeClassifier: StrokeClassifying, @unchecked Sendable {
     public func classify(strokeBatch drawings: [[Stroke]], frames: [CharacterFrame?]?) throws -> [Classification] {
         precondition(frames == nil || frames!.count == drawings.count,
                      "\(frames?.count ?? 0) frames given for \(drawings.count) drawings")
-        return try runBatches(count: drawings.count) { replica, range in
+        return runBatches(count: drawings.count) { replica, range in
             let imageSize = replica.imageSize
             for (offset, index) in range.enumerated() {
                 modelRasterizer.rasterize(drawings[index], framing: framing, frame: frames?[index] ?? nil,
