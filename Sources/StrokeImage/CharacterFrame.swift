@@ -106,9 +106,10 @@ public enum InputFraming: Sendable, Hashable, CustomStringConvertible {
     /// Three channels: those of `.referenceHeightAndShape(pixels:)` and `.penOrder`.
     case referenceHeightShapeAndPenOrder(pixels: Double)
 
-    /// The character models' framing: a line's (or writer's) height over 18 of the 28 pixels,
-    /// so characters up to 1.4 times as tall still fit unshrunk.
-    public static let characterDefault = InputFraming.referenceHeight(pixels: 18)
+    /// The bundled character model's framing: a line's (or writer's) height over 18 of the 28
+    /// pixels, so characters up to 1.4 times as tall still fit unshrunk, then the shape
+    /// aspect-fit, then the pen's order (three channels).
+    public static let characterDefault = InputFraming.referenceHeightShapeAndPenOrder(pixels: 18)
 
     /// The framing of each of the input's channels, in order: itself for a one-channel
     /// framing, `[.referenceHeight(pixels:), .aspectFit]` for `.referenceHeightAndShape`,

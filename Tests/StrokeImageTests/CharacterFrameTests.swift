@@ -79,7 +79,7 @@ private func inkedRows(_ image: GrayImage) -> ClosedRange<Int>? {
                         .referenceHeightShapeAndPenOrder(pixels: 18), .referenceHeightShapeAndPenOrder(pixels: 12.5)] {
             #expect(InputFraming(framing.description) == framing)
         }
-        #expect(InputFraming.characterDefault.description == "reference-height:18")
+        #expect(InputFraming.characterDefault.description == "reference-height:18+aspect-fit+pen-order")
         #expect(InputFraming.referenceHeightAndShape(pixels: 18).description == "reference-height:18+aspect-fit")
         #expect(InputFraming.referenceHeightShapeAndPenOrder(pixels: 18).description == "reference-height:18+aspect-fit+pen-order")
         for bad in ["", "aspect", "reference-height:", "reference-height:0", "reference-height:-3",
