@@ -6,8 +6,8 @@
 #       bundled for the editor, models/unipen-labels.safetensors links to it)
 #   models/unipen-labels.evaluation.json   (held-out writers: `strokekit evaluate --json`
 #       without the list of misclassified characters, which the test report shows)
-#   out/label-model/train.jsonl, report.html, test-report.html  (log, training and test reports) Training uses the
-# writers of the fixed split's train part only (docs/label-model.md), each character drawn
+#   out/label-model/train.jsonl, report.html, test-report.html  (log, training and test reports)
+# Training uses the writers of the fixed split's train part only (docs/label-model.md), each character drawn
 # within its writer's height and once more alone, in three channels: framed, aspect-fit, and
 # aspect-fit with the ink weighted by the pen's order (--framing, recorded in the model file), the
 # rare separators shown three times each (--unipen-repeat, each copy augmented anew) and only

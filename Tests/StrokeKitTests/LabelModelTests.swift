@@ -39,6 +39,7 @@ import Testing
     @Test func withinItsLineACharactersSizeTellsDotsAndCase() throws {
         let classifier = try ShapeClassifier.bundledLabels()
         #expect(classifier.framing == .referenceHeightShapeAndPenOrder(pixels: 18))
+        #expect(classifier.framing == .characterDefault, "InputFraming.characterDefault (which FuzzUnipen draws) is not the bundled model's framing")
         let line = CharacterFrame(height: 20)
         // A small scribble in a line 20 units tall is a dot; alone, aspect-fit blows it up into something else.
         let scribble = [Stroke([(0, 0), (0.8, 0.3), (0.5, 1), (0, 0.6)])]
